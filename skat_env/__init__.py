@@ -1,0 +1,21 @@
+"""skat-env: Skat (International Skat Order) as a reinforcement-learning environment.
+
+The rules core (``cards``, ``tables``, ``bidding``, ``tricks``, ``scoring``, ``moves``,
+``game``, ``records``) is pure Python and knows nothing of RL; the environments are thin
+adapters on top of it.
+"""
+
+from .game import DealError, Game, IllegalMoveError, Result, random_deal
+from .moves import MOVE_INDEX, MOVE_NAMES, NUM_MOVES
+
+__all__ = [
+    "DealError",
+    "Game",
+    "IllegalMoveError",
+    "MOVE_INDEX",
+    "MOVE_NAMES",
+    "NUM_MOVES",
+    "Result",
+    "random_deal",
+]
+__version__ = "0.1.0"

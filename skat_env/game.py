@@ -1,0 +1,425 @@
+"""The single-game state machine: deal, auction, skat, discard, declaration, play, result.
+
+Seats are absolute (0, 1, 2 = ``player_0`` .. ``player_2``); the dealer is rearhand, so
+forehand is seat ``(dealer + 1) % 3``. With the default ``dealer=2`` seat 0 is forehand,
+as in the ISS records. Moves are ids of the vocabulary in :mod:`skat_env.moves`; every
+public method also accepts or returns move names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+
+from .bidding import POSITION_NAMES, Auction
+from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, names_of, parse_cards
+from .moves import (
+    DECLARATIONS,
+    FIRST_BID,
+    FIRST_DECLARATION,
+    HAND,
+    HAND_DECLARATIONS,
+    HOLD,
+    MOVE_NAMES,
+    NULL_MOVE,
+    NULL_OUVERT_MOVE,
+    PASS,
+    PICKUP,
+    PICKUP_DECLARATIONS,
+    move_id,
+    move_names,
+)
+from .scoring import Contract, null_value, score_game, seeger_fabian
+from .tables import BID_VALUES, EFFECTIVE_SUIT, FOLLOW_MASK, NULL, points_of
+from .tricks import beats, legal_cards
+
+BIDDING, SKAT, DISCARD, DECLARE, PLAY, DONE = range(6)
+SCHNEIDER_STOP_POINTS = 31  # defenders at 31 end a game with schneider announced
+PHASE_NAMES = ("bidding", "skat", "discard", "declare", "play", "done")
+
+
+class IllegalMoveError(ValueError):
+    """A move outside the legal set; the game state is unchanged."""
+
+
+class DealError(ValueError):
+    """A malformed deal."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """Everything the score sheet says about one finished game."""
+
+    passed_in: bool
+    declarer: int | None = None  # seat
+    contract: str | None = None  # e.g. "clubs hand schneider"
+    bid: int = 0
+    won: bool = False
+    declarer_points: int = 0  # incl. the skat
+    declarer_tricks: int = 0
+    defender_points: int = 0  # in the defenders' tricks
+    matadors: int = 0  # +N with, -N without, 0 for null
+    game_value: int = 0  # value computed after play
+    overbid: bool = False
+    schneider: bool = False  # a side reached schneider in the tricks taken
+    schwarz: bool = False  # a side took every trick
+    score: int = 0  # declarer's list score (+v, -2v, overbid rule)
+    seeger_fabian: tuple[int, int, int] = (0, 0, 0)  # per seat
+    ended_early: bool = False  # stopped once the declarer's loss was certain
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["seeger_fabian"] = list(self.seeger_fabian)
+        return d
+
+
+def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
+    """32 card ids from 32 names (or ids) in the order forehand 10, middlehand 10,
+    rearhand 10, skat 2. Raises :class:`DealError` saying what is wrong."""
+    if isinstance(deal, np.ndarray):
+        deal = deal.tolist()
+    if isinstance(deal, str) or (len(deal) and isinstance(deal[0], str)):
+        try:
+            cards = parse_cards(deal)
+        except ValueError as e:
+            raise DealError(f"malformed deal: {e}") from None
+    else:
+        cards = [int(c) for c in deal]
+        bad = [c for c in cards if not 0 <= c < NUM_CARDS]
+        if bad:
+            raise DealError(f"malformed deal: card ids must be 0..31, got {bad}")
+    if len(cards) != NUM_CARDS:
+        raise DealError(
+            f"malformed deal: expected 32 cards (forehand 10, middlehand 10, rearhand 10, "
+            f"skat 2), got {len(cards)}"
+        )
+    if len(set(cards)) != NUM_CARDS:
+        dup = sorted({CARD_NAMES[c] for c in cards if cards.count(c) > 1})
+        missing = sorted(set(CARD_NAMES) - {CARD_NAMES[c] for c in cards})
+        raise DealError(f"malformed deal: duplicate cards {dup}, missing {missing}")
+    return cards
+
+
+def random_deal(rng: np.random.Generator | int | None = None) -> list[int]:
+    """A uniformly shuffled deal (card ids) from a NumPy generator or seed."""
+    rng = np.random.default_rng(rng)
+    return rng.permutation(NUM_CARDS).tolist()
+
+
+class Game:
+    """One deal of Skat, from the auction to the result."""
+
+    __slots__ = (
+        "deal", "dealer", "hands", "skat", "phase", "auction", "declarer", "hand_game",
+        "contract", "discarded", "trick", "trick_leader", "to_act", "tricks_won",
+        "points_won", "played", "voids", "history", "result", "_game",
+    )  # fmt: skip
+
+    def __init__(self, deal: str | Sequence[str] | Sequence[int], dealer: int = 2):
+        if dealer not in (0, 1, 2):
+            raise DealError(f"dealer must be seat 0, 1 or 2, got {dealer!r}")
+        cards = parse_deal(deal)
+        self.deal: tuple[int, ...] = tuple(cards)
+        self.dealer = dealer
+        hands = [0, 0, 0]
+        for pos in range(3):
+            seat = (dealer + 1 + pos) % 3
+            for c in cards[10 * pos : 10 * pos + 10]:
+                hands[seat] |= 1 << c
+        self.hands = hands
+        self.skat = (1 << cards[30]) | (1 << cards[31])
+        self.phase = BIDDING
+        self.auction = Auction()
+        self.declarer = -1
+        self.hand_game = False
+        self.contract: Contract | None = None
+        self._game = -1  # game kind during play
+        self.discarded = 0
+        self.trick: list[int] = []
+        self.trick_leader = -1
+        self.to_act = self.seat_of(self.auction.to_act)
+        self.tricks_won = [0, 0, 0]
+        self.points_won = [0, 0, 0]
+        self.played = [0, 0, 0]
+        self.voids = [0, 0, 0]  # effective suits each seat has shown void in (bitmask)
+        self.history: list[tuple[int, int]] = []  # (seat, move id)
+        self.result: Result | None = None
+
+    @classmethod
+    def random(cls, rng: np.random.Generator | int | None = None, dealer: int = 2) -> Game:
+        return cls(random_deal(rng), dealer)
+
+    # --- seats and positions ---
+    def seat_of(self, position: int) -> int:
+        """Seat of a position (0 forehand, 1 middlehand, 2 rearhand)."""
+        return (self.dealer + 1 + position) % 3
+
+    def position_of(self, seat: int) -> int:
+        return (seat - self.dealer - 1) % 3
+
+    @property
+    def forehand(self) -> int:
+        return (self.dealer + 1) % 3
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def bid(self) -> int:
+        return self.auction.bid
+
+    @property
+    def game_kind(self) -> int:
+        """Game kind being played (0..5, see :mod:`skat_env.tables`), -1 before."""
+        return self._game
+
+    @property
+    def open_hand(self) -> int:
+        """Card set laid open (the declarer's hand in ouvert games), else 0."""
+        c = self.contract
+        if c is not None and c.ouvert and self.phase >= PLAY:
+            return self.hands[self.declarer]
+        return 0
+
+    @property
+    def declarer_skat(self) -> int:
+        """Cards that count for the declarer: the discards, or the untouched skat."""
+        return self.skat if self.hand_game else self.discarded
+
+    # --- legal moves ---
+    def legal_mask(self) -> int:
+        """Bitmask over move ids of the legal moves of the player to act (0 when over)."""
+        phase = self.phase
+        if phase == PLAY:
+            trick = self.trick
+            return legal_cards(self.hands[self.to_act], self._game, trick[0] if trick else -1)
+        if phase == BIDDING:
+            a = self.auction
+            bids = a.legal_bid_indices()
+            mask = 1 << PASS
+            if bids:
+                mask |= ((1 << len(bids)) - 1) << (FIRST_BID + bids.start)
+            if a.can_hold():
+                mask |= 1 << HOLD
+            return mask
+        if phase == SKAT:
+            return (1 << PICKUP) | (1 << HAND)
+        if phase == DISCARD:
+            return self.hands[self.declarer]
+        if phase == DECLARE:
+            mask = HAND_DECLARATIONS if self.hand_game else PICKUP_DECLARATIONS
+            bid = self.auction.bid
+            for move in (NULL_MOVE, NULL_OUVERT_MOVE):
+                if null_value(self._declaration(move)) < bid:
+                    mask &= ~(1 << move)
+            return mask
+        return 0
+
+    def legal_actions(self) -> list[int]:
+        m = self.legal_mask()
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def legal_moves(self) -> list[str]:
+        return move_names(self.legal_mask())
+
+    def _declaration(self, move: int) -> Contract:
+        c = DECLARATIONS[move - FIRST_DECLARATION]
+        return replace(c, hand=self.hand_game or c.ouvert and c.game != NULL)
+
+    # --- applying moves ---
+    def play(self, move: str | int) -> None:
+        """Apply a move given by name (``"CJ"``, ``"18"``, ``"hold"``) or id.
+
+        Raises :class:`IllegalMoveError` (state untouched) for a move outside the legal set.
+        """
+        if isinstance(move, str):
+            try:
+                move = move_id(move)
+            except ValueError as e:
+                raise IllegalMoveError(f"{self._who()}: {e}") from None
+        self.step(move)
+
+    def step(self, move: int) -> None:
+        """Apply a move id; raises :class:`IllegalMoveError` if it is not legal."""
+        if not (isinstance(move, (int, np.integer)) and 0 <= move < len(MOVE_NAMES)):
+            raise IllegalMoveError(f"{self._who()}: {move!r} is not a move id (0..120)")
+        move = int(move)
+        if not self.legal_mask() >> move & 1:
+            raise IllegalMoveError(self._illegal_message(move))
+        self.history.append((self.to_act, move))
+        phase = self.phase
+        if phase == PLAY:
+            self._play_card(move)
+        elif phase == BIDDING:
+            self._auction_move(move)
+        elif phase == SKAT:
+            self.hand_game = move == HAND
+            if not self.hand_game:
+                self.hands[self.declarer] |= self.skat
+            self.phase = DECLARE if self.hand_game else DISCARD
+        elif phase == DISCARD:
+            self.hands[self.declarer] &= ~(1 << move)
+            self.discarded |= 1 << move
+            if self.discarded.bit_count() == 2:
+                self.phase = DECLARE
+        else:  # DECLARE
+            self.contract = self._declaration(move)
+            self._game = self.contract.game
+            self.phase = PLAY
+            self.to_act = self.trick_leader = self.forehand
+
+    def _who(self) -> str:
+        if self.phase == DONE:
+            return "the game is over"
+        return (
+            f"player_{self.to_act} ({POSITION_NAMES[self.position_of(self.to_act)]}, "
+            f"{PHASE_NAMES[self.phase]})"
+        )
+
+    def _illegal_message(self, move: int) -> str:
+        if self.phase == DONE:
+            return f"the game is over; no move is legal (got {MOVE_NAMES[move]!r})"
+        legal = " ".join(self.legal_moves())
+        return f"{self._who()} cannot play {MOVE_NAMES[move]!r}; legal: {legal}"
+
+    def _auction_move(self, move: int) -> None:
+        a = self.auction
+        if move == PASS:
+            a.do_pass()
+        elif move == HOLD:
+            a.do_hold()
+        else:
+            a.do_bid(move - FIRST_BID)
+        if not a.over:
+            self.to_act = self.seat_of(a.to_act)
+        elif a.winner < 0:
+            self._finish_passed_in()
+        else:
+            self.declarer = self.to_act = self.seat_of(a.winner)
+            self.phase = SKAT
+
+    def _play_card(self, card: int) -> None:
+        seat = self.to_act
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.played[seat] |= bit
+        trick = self.trick
+        if trick:
+            led = trick[0]
+            if not bit & FOLLOW_MASK[self._game][led]:
+                self.voids[seat] |= 1 << EFFECTIVE_SUIT[self._game][led]
+        trick.append(card)
+        if len(trick) < 3:
+            self.to_act = (seat + 1) % 3
+            return
+        win = 0
+        game = self._game
+        if beats(game, trick[1], trick[0]):
+            win = 1
+        if beats(game, trick[2], trick[win]):
+            win = 2
+        winner = (self.trick_leader + win) % 3
+        self.tricks_won[winner] += 1
+        self.points_won[winner] += points_of((1 << trick[0]) | (1 << trick[1]) | bit)
+        self.trick = []
+        self.trick_leader = self.to_act = winner
+        if self._loss_certain(winner) or sum(self.tricks_won) == 10:
+            self._finish_played()
+
+    def _loss_certain(self, winner: int) -> bool:
+        """Whether the declarer's loss is certain after a trick won by ``winner``."""
+        c = self.contract
+        if c.game == NULL:
+            return winner == self.declarer
+        if c.schwarz:  # schwarz announced or ouvert
+            return winner != self.declarer
+        if c.schneider:
+            d = self.declarer
+            return sum(self.points_won) - self.points_won[d] >= SCHNEIDER_STOP_POINTS
+        return False
+
+    def _finish_passed_in(self) -> None:
+        self.phase = DONE
+        self.to_act = -1
+        self.result = Result(passed_in=True)
+
+    def _finish_played(self) -> None:
+        d = self.declarer
+        c = self.contract
+        decl_points = self.points_won[d] + points_of(self.declarer_skat)
+        decl_tricks = self.tricks_won[d]
+        def_points = sum(self.points_won) - self.points_won[d]
+        def_tricks = sum(self.tricks_won) - decl_tricks
+        early = sum(self.tricks_won) < 10
+        twelve = self.hands[d] | self.played[d] | self.declarer_skat
+        out = score_game(c, self.auction.bid, twelve, decl_points, decl_tricks,
+                         def_points, def_tricks, early)  # fmt: skip
+        sf_decl, sf_def = seeger_fabian(out.score, out.won)
+        sf = [sf_def, sf_def, sf_def]
+        sf[d] = sf_decl
+        self.phase = DONE
+        self.to_act = -1
+        self.result = Result(
+            passed_in=False,
+            declarer=d,
+            contract=c.name(),
+            bid=self.auction.bid,
+            won=out.won,
+            declarer_points=decl_points,
+            declarer_tricks=decl_tricks,
+            defender_points=def_points,
+            matadors=out.matadors,
+            game_value=out.game_value,
+            overbid=out.overbid,
+            schneider=c.game != NULL and (decl_points >= 90 or def_points >= 90),
+            schwarz=c.game != NULL and (decl_tricks == 10 or def_tricks == 10),
+            score=out.score,
+            seeger_fabian=tuple(sf),
+            ended_early=early,
+        )
+
+    # --- conveniences ---
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(g, name, getattr(self, name))
+        g.hands, g.trick = list(self.hands), list(self.trick)
+        g.tricks_won, g.points_won = list(self.tricks_won), list(self.points_won)
+        g.played, g.voids, g.history = list(self.played), list(self.voids), list(self.history)
+        a = self.auction
+        g.auction = Auction(a.bidder, a.holder, a.bid_index, a.role, a.passed, a.stage, a.winner)
+        return g
+
+    def moves_played(self) -> list[str]:
+        return [MOVE_NAMES[m] for _, m in self.history]
+
+    def hand_names(self, seat: int) -> list[str]:
+        return names_of(self.hands[seat])
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(dealer={self.dealer}, phase={PHASE_NAMES[self.phase]!r}, "
+            f"to_act={self.to_act}, moves={len(self.history)})"
+        )
+
+
+def play_moves(game: Game, moves: Iterable[str | int]) -> Game:
+    """Apply a sequence of moves (names or ids) to a game and return it."""
+    for m in moves:
+        game.play(m)
+    return game
+
+
+__all__ = [
+    "BIDDING", "DECLARE", "DISCARD", "DONE", "DealError", "FULL_DECK", "Game",
+    "IllegalMoveError", "PHASE_NAMES", "PLAY", "Result", "SKAT", "BID_VALUES",
+    "parse_deal", "play_moves", "random_deal",
+]  # fmt: skip

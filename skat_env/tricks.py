@@ -1,0 +1,39 @@
+"""Card-play kernels: legal cards (follow the effective suit) and the trick winner."""
+
+from __future__ import annotations
+
+from .tables import EFFECTIVE_SUIT, FOLLOW_MASK, STRENGTH, TRUMP
+
+
+def legal_cards(hand: int, game: int, led: int) -> int:
+    """Card set a player holding ``hand`` may play; ``led`` is the led card or -1.
+
+    The player must follow the effective suit of the led card if able (jacks are
+    trumps in suit and grand games, and belong to their printed suit in null).
+    """
+    if led < 0:
+        return hand
+    follow = hand & FOLLOW_MASK[game][led]
+    return follow if follow else hand
+
+
+def beats(game: int, challenger: int, best: int) -> bool:
+    """Whether ``challenger`` beats the currently winning card ``best``.
+
+    It must be of the same effective suit and stronger, or a trump over a non-trump.
+    (The current best is always a trump or of the led suit.)
+    """
+    eff = EFFECTIVE_SUIT[game]
+    ce, be = eff[challenger], eff[best]
+    if ce == be:
+        return STRENGTH[game][challenger] > STRENGTH[game][best]
+    return ce == TRUMP
+
+
+def trick_winner(game: int, cards: tuple[int, ...] | list[int]) -> int:
+    """Position (0, 1 or 2) within ``cards`` (in play order) of the winning card."""
+    win = 0
+    for i in range(1, len(cards)):
+        if beats(game, cards[i], cards[win]):
+            win = i
+    return win
