@@ -236,6 +236,8 @@ def parse_iss(line: str) -> IssRecord:
             moves.extend(action.split(".")[1 : 1 + n_discards])
             moves.extend(contract)
             pending_discards = picked_up and not n_discards and not discarded
+    if pending_discards:  # the contract was named but the discards never came
+        moves.pop()
     if status == "complete" and result.get("passed"):
         status = "passed"
     if status == "complete" and result.get("outcome") == "penalty":

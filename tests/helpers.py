@@ -1,0 +1,31 @@
+"""Shared test helpers: building deals from hands and playing random games."""
+
+from __future__ import annotations
+
+import random
+
+from skat_env.cards import CARD_NAMES
+from skat_env.game import Game
+
+
+def make_deal(forehand: str, middlehand: str, rearhand: str | None = None, skat: str = "") -> str:
+    """A 32-card deal string; unspecified cards fill rearhand then the skat."""
+    used = (forehand + " " + middlehand + " " + (rearhand or "") + " " + skat).split()
+    rest = [c for c in CARD_NAMES if c not in used]
+    fh, mh = forehand.split(), middlehand.split()
+    rh = rearhand.split() if rearhand else []
+    sk = skat.split()
+    while len(rh) < 10:
+        rh.append(rest.pop(0))
+    while len(sk) < 2:
+        sk.append(rest.pop(0))
+    cards = fh + mh + rh + sk
+    assert len(cards) == 32 and len(set(cards)) == 32, cards
+    return " ".join(cards)
+
+
+def play_random(game: Game, rng: random.Random) -> Game:
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.step(rng.choice(legal))
+    return game
