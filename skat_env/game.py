@@ -33,7 +33,7 @@ from .moves import (
 )
 from .scoring import Contract, null_value, score_game, seeger_fabian
 from .tables import BID_VALUES, EFFECTIVE_SUIT, FOLLOW_MASK, NULL, points_of
-from .tricks import beats, legal_cards
+from .tricks import legal_cards, trick_winner
 
 BIDDING, SKAT, DISCARD, DECLARE, PLAY, DONE = range(6)
 SCHNEIDER_STOP_POINTS = 31  # defenders at 31 end a game with schneider announced
@@ -320,12 +320,7 @@ class Game:
         if len(trick) < 3:
             self.to_act = (seat + 1) % 3
             return
-        win = 0
-        game = self._game
-        if beats(game, trick[1], trick[0]):
-            win = 1
-        if beats(game, trick[2], trick[win]):
-            win = 2
+        win = trick_winner(self._game, trick)
         winner = (self.trick_leader + win) % 3
         self.tricks_won[winner] += 1
         self.points_won[winner] += points_of((1 << trick[0]) | (1 << trick[1]) | bit)
