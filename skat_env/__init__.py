@@ -19,3 +19,12 @@ __all__ = [
     "random_deal",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``skat_env.skat_v0`` on first use, so importing the core does not load PettingZoo."""
+    if name == "skat_v0":
+        import importlib
+
+        return importlib.import_module(".skat_v0", __name__)
+    raise AttributeError(f"module 'skat_env' has no attribute {name!r}")

@@ -1,0 +1,21 @@
+"""Baseline agents: ``random``, ``heuristic``, ``human`` and trained ``ppo:PATH`` models.
+
+Every agent implements :class:`Agent` (``act(observation) -> move id``) and sees only the
+acting player's observation dict. :func:`make_agent` builds one from a spec string.
+"""
+
+from .base import Agent, ViewAgent, view_of
+from .heuristic import HeuristicAgent
+from .random_agent import RandomAgent
+from .registry import SPECS, AgentSpecError, make_agent
+
+__all__ = [
+    "SPECS",
+    "Agent",
+    "AgentSpecError",
+    "HeuristicAgent",
+    "RandomAgent",
+    "ViewAgent",
+    "make_agent",
+    "view_of",
+]

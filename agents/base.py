@@ -1,0 +1,76 @@
+"""The agent interface: an agent maps the acting player's observation to a move id.
+
+An agent sees only what the environment gives the acting player: the observation dict
+``{"observation": float32[...], "action_mask": int8[121]}`` of
+:func:`skat_env.observation.observe` (the same dict the PettingZoo env and the single-agent
+view hand out). Rule-based agents turn it back into a :class:`~skat_env.view.PlayerView`
+with :func:`view_of` (the decoder of the observation, so nothing hidden can reach them).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from skat_env.observation import decode, mask_to_int
+from skat_env.view import PlayerView
+
+
+class Agent(ABC):
+    """A player. Subclasses implement :meth:`act`; the other hooks are optional."""
+
+    name: str = "agent"
+    #: True for agents that talk to a person: evaluation then shows no progress bar and
+    #: refuses parallel workers.
+    interactive: bool = False
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 (optional hook)
+        """Called before every game; seeded agents reseed here so that a game's moves
+        depend only on the evaluation seed, not on which process played it."""
+
+    @abstractmethod
+    def act(self, observation: dict[str, Any]) -> int:
+        """A legal move id (0..120) for the observation of the player to act."""
+
+    def game_over(self, observation: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+        """Called with each seat's final observation when a game ends (default: nothing)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class ViewAgent(Agent):
+    """An agent that decides from the decoded :class:`PlayerView`.
+
+    :meth:`act` decodes the observation; evaluation may call :meth:`act_view` directly
+    with the same view (``skat_env.view.player_view`` without the play history, which
+    the default observation does not hold) to skip the encode/decode round trip.
+    """
+
+    def act(self, observation: dict[str, Any]) -> int:
+        return self.act_view(view_of(observation))
+
+    @abstractmethod
+    def act_view(self, view: PlayerView) -> int:
+        """A legal move id for ``view`` (whose ``legal_mask`` is the action mask)."""
+
+
+def view_of(observation: dict[str, Any]) -> PlayerView:
+    """The player view an observation dict encodes, with the legal set from its mask."""
+    return decode(np.asarray(observation["observation"]), observation["action_mask"])
+
+
+def observation_view(view: PlayerView) -> PlayerView:
+    """``view`` reduced to what the default observation holds (no play history)."""
+    return replace(view, play_sequence=()) if view.play_sequence else view
+
+
+def legal_moves(observation: dict[str, Any]) -> int:
+    """Bitmask over move ids of the legal moves in an observation dict."""
+    return mask_to_int(observation["action_mask"])
+
+
+__all__ = ["Agent", "ViewAgent", "legal_moves", "observation_view", "view_of"]

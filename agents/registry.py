@@ -1,0 +1,86 @@
+"""Agents by spec string: ``random``, ``heuristic``, ``heuristic:margin=-1``, ``human``,
+``ppo:path/to/model.zip``, ``rllib:checkpoint_dir[#module]``. Used by ``evaluate.py`` and
+``train.py``."""
+
+from __future__ import annotations
+
+from .base import Agent
+
+SPECS = (
+    "random",
+    "heuristic",
+    "heuristic:margin=X (X shifts its bidding thresholds; negative is bolder)",
+    "human",
+    "ppo:PATH (a MaskablePPO model.zip)",
+    "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
+)
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no agent or points at an unusable file."""
+
+
+def _error(spec: str, why: str) -> AgentSpecError:
+    return AgentSpecError(f"{why} (agent spec {spec!r}); valid specs: {', '.join(SPECS)}")
+
+
+def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
+    """The agent a spec string names (an :class:`Agent` is returned as it is)."""
+    if isinstance(spec, Agent):
+        return spec
+    if not isinstance(spec, str):
+        raise _error(repr(spec), "an agent is a spec string or an Agent")
+    kind, _, arg = spec.partition(":")
+    if kind == "random" and not arg:
+        from .random_agent import RandomAgent
+
+        return RandomAgent(seed)
+    if kind == "heuristic":
+        from .heuristic import HeuristicAgent
+
+        return HeuristicAgent(_margin(spec, arg))
+    if kind == "human" and not arg:
+        from .human import HumanAgent
+
+        return HumanAgent()
+    if kind == "ppo":
+        if not arg:
+            raise _error(spec, "ppo needs a model path")
+        from .ppo import PPOAgent
+
+        try:
+            return PPOAgent(arg)
+        except (OSError, ValueError) as e:
+            raise _error(spec, str(e)) from None
+    if kind == "rllib":
+        if not arg:
+            raise _error(spec, "rllib needs a checkpoint path")
+        from .rllib_agent import RLlibAgent
+
+        try:
+            return RLlibAgent(arg)
+        except (OSError, ValueError) as e:
+            raise _error(spec, str(e)) from None
+    raise _error(spec, "unknown agent")
+
+
+def _margin(spec: str, arg: str) -> float:
+    if not arg:
+        return 0.0
+    key, _, value = arg.partition("=")
+    if key != "margin":
+        raise _error(spec, f"unknown heuristic option {key!r}")
+    try:
+        return float(value)
+    except ValueError:
+        raise _error(spec, f"margin must be a number, got {value!r}") from None
+
+
+def check_spec(spec: str | Agent) -> None:
+    """Raise :class:`AgentSpecError` now for a spec :func:`make_agent` would refuse."""
+    make_agent(spec)
+
+
+make = make_agent  # short alias (``registry.make(spec, seed=...)``)
+
+__all__ = ["SPECS", "AgentSpecError", "check_spec", "make", "make_agent"]

@@ -1,0 +1,153 @@
+"""Agents act legally from the observation alone; the registry builds them by spec."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from agents import AgentSpecError, HeuristicAgent, RandomAgent, make_agent
+from agents.base import observation_view, view_of
+from agents.human import HumanAgent
+from agents.registry import SPECS
+from skat_env.game import PHASE_NAMES, PLAY, Game
+from skat_env.observation import observe
+from skat_env.view import player_view
+
+
+def _family(game: Game) -> str:
+    kind = game.contract.game
+    return "null" if kind == 5 else "grand" if kind == 4 else "suit"
+
+
+def test_agents__act_legally_in_every_phase_and_contract_family():
+    """Through the env's own observation dicts, over mixed tables of random and heuristic."""
+    agents = {"random": RandomAgent(0), "heuristic": HeuristicAgent()}
+    phases: Counter = Counter()
+    families: Counter = Counter()
+    tables = (
+        ("heuristic", "random", "random"),
+        ("heuristic", "heuristic", "random"),
+        ("heuristic", "heuristic", "heuristic"),
+    )
+    for i in range(240):
+        table = tables[i % 3]
+        game = Game.random(i, dealer=i % 3)
+        while not game.is_over:
+            seat = game.to_act
+            name = table[(seat + i) % 3]
+            obs = observe(game, seat)
+            move = agents[name].act(obs)
+            assert obs["action_mask"][move] == 1, (name, PHASE_NAMES[game.phase], move)
+            phases[name, game.phase] += 1
+            if game.phase == PLAY:
+                families[name, _family(game), seat == game.declarer] += 1
+            game.step(move)
+    for name in agents:
+        for phase in range(5):
+            assert phases[name, phase] > 0, (name, PHASE_NAMES[phase])
+    for fam in ("suit", "grand", "null"):
+        assert families["random", fam, True] > 0, fam
+        assert families["heuristic", fam, False] > 0, fam
+    assert families["heuristic", "suit", True] > 0 and families["heuristic", "grand", True] > 0
+
+
+def test_heuristic__declares_and_plays_null_with_a_null_hand():
+    from helpers import make_deal
+
+    deal = make_deal("C7 C9 CJ S7 S8 H7 H9 D7 D8 DT", "CA CK CQ SA SK SQ HA HK HQ DA")
+    game = Game(deal, dealer=2)
+    agent = HeuristicAgent()
+    while not game.is_over:
+        obs = observe(game, game.to_act)
+        move = agent.act(obs)
+        assert obs["action_mask"][move] == 1
+        game.step(move)
+    assert game.result.contract.startswith("null") and game.result.declarer == 0
+
+
+def test_random_agent__same_seed_same_moves_and_reset_reseeds():
+    obs = observe(Game.random(3), 1)
+    a, b = RandomAgent(7), RandomAgent(7)
+    seq_a = [a.act(obs) for _ in range(20)]
+    assert seq_a == [b.act(obs) for _ in range(20)]
+    a.reset(7)
+    assert [a.act(obs) for _ in range(20)] == seq_a
+    assert len(set(seq_a)) > 3  # many legal bids: it really draws
+
+
+def test_view_of__decoded_observation_equals_the_fast_path_view():
+    """Evaluation's fast path hands ViewAgents exactly what decoding the observation gives."""
+    for i in range(15):
+        game = Game.random(100 + i, dealer=i % 3)
+        rng = np.random.default_rng(i)
+        while not game.is_over:
+            for seat in range(3):
+                assert view_of(observe(game, seat)) == observation_view(player_view(game, seat))
+            legal = game.legal_actions()
+            game.step(legal[rng.integers(len(legal))])
+
+
+@pytest.mark.parametrize(
+    ("spec", "cls"),
+    [("random", RandomAgent), ("heuristic", HeuristicAgent), ("human", HumanAgent)],
+)
+def test_make_agent__builds_each_named_agent(spec, cls):
+    assert isinstance(make_agent(spec), cls)
+
+
+def test_make_agent__heuristic_margin_option():
+    agent = make_agent("heuristic:margin=-1.5")
+    assert agent.margin == -1.5 and agent.name == "heuristic:margin=-1.5"
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "randon",
+        "ppo",
+        "ppo:/no/such/model.zip",
+        "rllib:/no/such/dir",
+        "heuristic:speed=3",
+        "heuristic:margin=x",
+    ],
+)
+def test_make_agent__bad_spec_names_the_valid_specs(spec):
+    with pytest.raises(AgentSpecError) as e:
+        make_agent(spec)
+    assert "valid specs" in str(e.value) and spec in str(e.value)
+
+
+def test_make_agent__file_that_is_not_a_model(tmp_path):
+    bad = tmp_path / "model.zip"
+    bad.write_text("not a zip")
+    with pytest.raises(AgentSpecError, match="not a saved model"):
+        make_agent(f"ppo:{bad}")
+
+
+def test_specs_list_every_agent_kind():
+    assert [s.split(":")[0].split()[0] for s in SPECS] == [
+        "random", "heuristic", "heuristic", "human", "ppo", "rllib"
+    ]  # fmt: skip
+
+
+def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from skat_env.single_agent import SkatSingleAgentEnv
+
+    torch.set_num_threads(1)
+    model = MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), n_steps=16, batch_size=16, seed=0)
+    path = tmp_path / "model.zip"
+    model.save(path)
+    agent = make_agent(f"ppo:{path}")
+    assert agent._model is None  # nothing loaded until the first move
+    game = Game.random(5)
+    while not game.is_over:
+        obs = observe(game, game.to_act)
+        move = agent.act(obs)
+        assert obs["action_mask"][move] == 1
+        game.step(move)

@@ -1,0 +1,151 @@
+"""evaluate.py: duplicate seatings, worker-independent results, statistics, CLI errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import evaluate as ev
+from agents import RandomAgent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("labels", "count"),
+    [(("a", "a", "b"), 3), (("a", "b", "a"), 3), (("a", "b", "c"), 6), (("a", "a", "a"), 1)],
+)
+def test_seatings__every_distinct_arrangement(labels, count):
+    arrangements = ev.seatings(labels)
+    assert len(arrangements) == count
+    by_seat = {tuple(labels[a] for a in s) for s in arrangements}
+    assert len(by_seat) == count
+    for label in set(labels):  # each agent sits in every seat
+        for seat in range(3):
+            assert any(labels[s[seat]] == label for s in arrangements)
+
+
+def test_seatings__no_duplicate_means_the_given_order():
+    assert ev.seatings(("a", "b", "c"), duplicate=False) == [(0, 1, 2)]
+
+
+def test_deal_for__depends_only_on_seed_and_index():
+    assert ev.deal_for(3, 10) == ev.deal_for(3, 10)
+    assert ev.deal_for(3, 10) != ev.deal_for(3, 11) and ev.deal_for(4, 10) != ev.deal_for(3, 10)
+    dealers = {ev.deal_for(0, i)[1] for i in range(30)}
+    assert dealers == {0, 1, 2}
+
+
+def test_evaluate__duplicate_rotates_the_same_deal_through_every_seat():
+    res = ev.evaluate(["heuristic", "random", "random"], deals=4, seed=2, keep_games=True)
+    recs = res["records"]
+    assert len(recs) == 12 and res["config"]["games"] == 12
+    for deal in range(4):
+        games = [r for r in recs if r["deal"] == deal]
+        assert sorted(r["agents"].index(0) for r in games) == [0, 1, 2]
+
+
+def _strip(res: dict) -> dict:
+    return {k: v for k, v in res.items() if k not in ("timing", "config")}
+
+
+def test_evaluate__identical_for_any_worker_count():
+    args = (["heuristic", "random", "heuristic:margin=-1"], 6, 11)
+    one = ev.evaluate(*args, workers=1, keep_games=True, bootstrap=300)
+    two = ev.evaluate(*args, workers=2, keep_games=True, bootstrap=300)
+    assert _strip(one) == _strip(two)
+    assert len(one["records"]) == 36
+
+
+def test_evaluate__figures_add_up():
+    res = ev.evaluate(["random", "random", "heuristic"], deals=30, seed=5, keep_games=True)
+    recs = res["records"]
+    played = [r for r in recs if not r["passed_in"]]
+    agents = res["agents"]
+    declared = sum(a["declarer_share"] * a["games"] for a in agents.values())
+    assert round(declared) == len(played)
+    for a in agents.values():
+        lo, hi = a["sf_ci95"]
+        assert lo <= a["sf_per_game"] <= hi
+        fam = sum(f["declared"] for f in a["by_family"].values())
+        assert fam == round(a["declarer_share"] * a["games"])
+    sf_total = sum(sum(r["sf"]) for r in recs)
+    assert sf_total == pytest.approx(sum(a["sf_per_game"] * a["games"] for a in agents.values()))
+
+
+def test_evaluate__accepts_agent_objects():
+    res = ev.evaluate([RandomAgent(), "heuristic", RandomAgent()], deals=3, seed=0)
+    assert set(res["agents"]) == {"random", "random#3", "heuristic"}
+
+
+def test_bootstrap_ci__covers_the_mean_and_shrinks_with_deals():
+    rng = np.random.default_rng(0)
+    small = rng.normal(10, 60, 100)
+    big = rng.normal(10, 60, 2500)
+    lo_s, hi_s = ev.bootstrap_ci(small, 500, 0)
+    lo_b, hi_b = ev.bootstrap_ci(big, 500, 0)
+    assert lo_s < small.mean() < hi_s and lo_b < big.mean() < hi_b
+    assert hi_b - lo_b < (hi_s - lo_s) / 3
+    assert ev.bootstrap_ci(np.full(50, 7.0), 100, 0) == (7.0, 7.0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agents", "heuristic", "randon", "random"], "unknown agent"),
+        (["--agents", "heuristic", "random"], "exactly 3 agents"),
+        (["--agents", "random", "random", "random", "--deals", "0"], "deals must be"),
+        (["--agents", "random", "random", "random", "--workers", "0"], "workers must be"),
+        (["--agents", "human", "random", "random", "--workers", "2"], "--workers 1"),
+    ],
+)
+def test_cli__bad_input_is_a_clear_error(argv, message, capsys, tmp_path):
+    code = ev.main([*argv, "--json", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert code != 0 and message in err and "Traceback" not in err
+
+
+def test_cli__unwritable_output_path(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code = ev.main(["--agents", "random", "random", "random", "--json", str(blocker / "r.json")])
+    err = capsys.readouterr().err
+    assert code != 0 and "cannot write" in err
+
+
+def test_cli__writes_table_json_with_command_and_plot(capsys, tmp_path):
+    out = tmp_path / "res" / "r.json"
+    argv = ["--agents", "heuristic", "random", "random", "--deals", "5", "--json", str(out)]
+    assert ev.main(argv) == 0
+    table = capsys.readouterr().out
+    assert "heuristic - random" in table and "SF/game" in table
+    data = json.loads(out.read_text())
+    assert data["command"] == "python evaluate.py " + " ".join(argv)
+    assert data["config"]["seatings"] == [
+        ["heuristic", "random", "random"],
+        ["random", "heuristic", "random"],
+        ["random", "random", "heuristic"],
+    ]
+    assert out.with_suffix(".png").stat().st_size > 1000
+
+
+def test_cli__subprocess_error_exits_nonzero_without_traceback():
+    proc = subprocess.run(
+        [sys.executable, "evaluate.py", "--agents", "nobody", "random", "random"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "valid specs" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli__help_lists_the_agent_specs():
+    proc = subprocess.run(
+        [sys.executable, "evaluate.py", "--help"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0 and "ppo:PATH" in proc.stdout and "--workers" in proc.stdout
