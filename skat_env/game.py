@@ -114,7 +114,7 @@ class Game:
     __slots__ = (
         "deal", "dealer", "hands", "skat", "phase", "auction", "declarer", "hand_game",
         "contract", "discarded", "trick", "trick_leader", "to_act", "tricks_won",
-        "points_won", "played", "voids", "history", "result", "_game",
+        "points_won", "played", "voids", "history", "result", "_game", "bids", "plays",
     )  # fmt: skip
 
     def __init__(self, deal: str | Sequence[str] | Sequence[int], dealer: int = 2):
@@ -145,6 +145,8 @@ class Game:
         self.played = [0, 0, 0]
         self.voids = [0, 0, 0]  # effective suits each seat has shown void in (bitmask)
         self.history: list[tuple[int, int]] = []  # (seat, move id)
+        self.bids = [0, 0, 0]  # per seat: highest value it bid or held
+        self.plays: list[tuple[int, int]] = []  # cards played, (seat, card), in order
         self.result: Result | None = None
 
     @classmethod
@@ -295,9 +297,11 @@ class Game:
         if move == PASS:
             a.do_pass()
         elif move == HOLD:
+            self.bids[self.to_act] = a.bid
             a.do_hold()
         else:
             a.do_bid(move - FIRST_BID)
+            self.bids[self.to_act] = a.bid
         if not a.over:
             self.to_act = self.seat_of(a.to_act)
         elif a.winner < 0:
@@ -311,6 +315,7 @@ class Game:
         bit = 1 << card
         self.hands[seat] &= ~bit
         self.played[seat] |= bit
+        self.plays.append((seat, card))
         trick = self.trick
         if trick:
             led = trick[0]
@@ -389,6 +394,7 @@ class Game:
         g.hands, g.trick = list(self.hands), list(self.trick)
         g.tricks_won, g.points_won = list(self.tricks_won), list(self.points_won)
         g.played, g.voids, g.history = list(self.played), list(self.voids), list(self.history)
+        g.bids, g.plays = list(self.bids), list(self.plays)
         a = self.auction
         g.auction = Auction(a.bidder, a.holder, a.bid_index, a.role, a.passed, a.stage, a.winner)
         return g

@@ -121,50 +121,64 @@ _BID_INDEX = {v: i for i, v in enumerate(BID_VALUES)}
 _REL = ((0, 1, 2), (2, 0, 1), (1, 2, 0))  # _REL[me][seat] = (seat - me) % 3
 
 
+_STATIC = tuple(  # _STATIC[me][dealer]: seat, position and dealer bits
+    tuple(
+        1 << (_O_SEAT + me)
+        | 1 << (_O_POSITION + (me - dealer - 1) % 3)
+        | 1 << (_O_DEALER + _REL[me][dealer])
+        for dealer in range(3)
+    )
+    for me in range(3)
+)
+# Bits of a relative-seat one-hot at offset o for absolute seat s; index -1 (no seat) -> 0.
+_SEAT_BITS = {
+    o: tuple((*(1 << (o + _REL[me][s]) for s in range(3)), 0) for me in range(3))
+    for o in (_O_TO_ACT, _O_DECLARER, _O_TRICK_LEADER)
+}
+_TO_ACT_BITS, _DECLARER_BITS, _LEADER_BITS = (
+    _SEAT_BITS[o] for o in (_O_TO_ACT, _O_DECLARER, _O_TRICK_LEADER)
+)
+_PASSED_BITS = tuple(  # _PASSED_BITS[me][mask over seats]
+    tuple(sum(1 << (_O_PASSED + _REL[me][s]) for s in range(3) if m >> s & 1) for m in range(8))
+    for me in range(3)
+)
+_BID_BITS = {0: 0, **{v: 1 << (_O_BID + i) for i, v in enumerate(BID_VALUES)}}
+
+
+def _contract_bits(c: Contract | None) -> int:
+    if c is None:
+        return 0
+    flags = c.hand | c.schneider << 1 | c.schwarz << 2 | c.ouvert << 3
+    return 1 << (_O_GAME + c.game) | flags << _O_FLAGS
+
+
 def encode(view: PlayerView, history: bool = False) -> np.ndarray:
     """The observation vector of a player view (``float32``, default or history layout)."""
     me = view.seat
     rel = _REL[me]
+    n1, n2 = (me + 1) % 3, (me + 2) % 3
     played = view.played
-    p0, p1, p2 = played[me], played[(me + 1) % 3], played[(me + 2) % 3]
     t = [0, 0, 0]
     for s, c in view.trick:
         t[rel[s]] |= 1 << c
-    cards = _PACK10.pack(view.hand, view.skat, view.discarded, view.open_hand, p0, p1, p2, *t)
-
-    small = (
-        1 << (_O_SEAT + me)
-        | 1 << (_O_POSITION + view.position)
-        | 1 << (_O_DEALER + rel[view.dealer])
-        | 1 << (_O_PHASE + view.phase)
-    )
-    if view.to_act >= 0:
-        small |= 1 << (_O_TO_ACT + rel[view.to_act])
-    if view.bid:
-        small |= 1 << (_O_BID + _BID_INDEX[view.bid])
-    passed = view.passed
-    if passed:
-        for s in range(3):
-            if passed >> s & 1:
-                small |= 1 << (_O_PASSED + rel[s])
-    decl = view.declarer
-    if decl >= 0:
-        small |= 1 << (_O_DECLARER + rel[decl])
-        c = view.contract
-        if c is not None:
-            small |= (
-                1 << (_O_GAME + c.game)
-                | (c.hand | c.schneider << 1 | c.schwarz << 2 | c.ouvert << 3) << _O_FLAGS
-            )
-        if view.hand_game:
-            small |= 1 << _O_HAND_GAME
-    if view.trick_leader >= 0:
-        small |= 1 << (_O_TRICK_LEADER + rel[view.trick_leader])
+    cards = _PACK10.pack(
+        view.hand, view.skat, view.discarded, view.open_hand, played[me], played[n1],
+        played[n2], *t,
+    )  # fmt: skip
     v = view.voids
-    small |= (v[me] | v[(me + 1) % 3] << 5 | v[(me + 2) % 3] << 10) << _O_VOIDS
-
-    size = HISTORY_OBS_SIZE if history else OBS_SIZE
-    out = np.empty(size, np.float32)
+    small = (
+        _STATIC[me][view.dealer]
+        | 1 << (_O_PHASE + view.phase)
+        | _TO_ACT_BITS[me][view.to_act]
+        | _BID_BITS[view.bid]
+        | _PASSED_BITS[me][view.passed]
+        | _DECLARER_BITS[me][view.declarer]
+        | _contract_bits(view.contract)
+        | view.hand_game << _O_HAND_GAME
+        | _LEADER_BITS[me][view.trick_leader]
+        | (v[me] | v[n1] << 5 | v[n2] << 10) << _O_VOIDS
+    )
+    out = np.empty(HISTORY_OBS_SIZE if history else OBS_SIZE, np.float32)
     raw = np.frombuffer(cards + small.to_bytes(_SMALL_BYTES, "little"), np.uint8)
     out[:NUM_BITS] = np.unpackbits(raw, count=NUM_BITS, bitorder="little")
     out[NUM_BITS:OBS_SIZE] = _scalars(view)
@@ -254,7 +268,8 @@ def encode_state(game: Game) -> np.ndarray:
 
 
 def fields(obs: np.ndarray) -> dict[str, np.ndarray]:
-    """Named views (no copies) of an observation, shaped as in the layout table."""
+    """Named fields of an observation (or a batch ``(..., size)``), shaped as in the layout
+    table; views of a single observation, not copies."""
     layout = HISTORY_LAYOUT if obs.shape[-1] == HISTORY_OBS_SIZE else LAYOUT
     lead = obs.shape[:-1]
     return {n: obs[..., s].reshape(*lead, *SHAPES[n]) for n, s in layout.items()}

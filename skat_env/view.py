@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .game import DISCARD, DONE, PLAY, Game
-from .moves import FIRST_BID, HOLD, PASS
 from .scoring import Contract
-from .tables import BID_VALUES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerView:
+    """Read-only by convention (a frozen dataclass costs 10x more to build, and one is
+    built at every decision)."""
+
     seat: int  # the observer
     position: int  # 0 forehand, 1 middlehand, 2 rearhand
     dealer: int
@@ -51,67 +52,55 @@ class PlayerView:
         return self.declarer == self.seat
 
 
-def bids_by_seat(game: Game) -> tuple[int, int, int]:
-    """Highest value each seat bid or held so far (a hold answers the current bid)."""
-    bids = [0, 0, 0]
-    current = 0
-    for seat, move in game.history:
-        if FIRST_BID <= move < FIRST_BID + len(BID_VALUES):
-            current = BID_VALUES[move - FIRST_BID]
-            bids[seat] = current
-        elif move == HOLD:
-            bids[seat] = current
-        elif move > HOLD and move != PASS:
-            break
-    return bids[0], bids[1], bids[2]
+# _SEATS_OF_POSITIONS[dealer][mask over positions] = the same players as a mask over seats
+_SEATS_OF_POSITIONS = tuple(
+    tuple(sum(1 << (dealer + 1 + p) % 3 for p in range(3) if m >> p & 1) for m in range(8))
+    for dealer in range(3)
+)
+_TRICK_SEATS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))  # seats in play order from a leader
 
 
 def player_view(game: Game, seat: int) -> PlayerView:
     """What ``seat`` knows of ``game`` now."""
-    is_decl = game.declarer == seat
-    if game.phase == DONE:
-        skat = game.skat if game.declarer >= 0 else 0
-    elif is_decl and not game.hand_game and game.phase >= DISCARD:
+    phase = game.phase
+    declarer = game.declarer
+    is_decl = declarer == seat
+    if phase == DONE:
+        skat = game.skat if declarer >= 0 else 0
+    elif is_decl and phase >= DISCARD and not game.hand_game:
         skat = game.skat
     else:
         skat = 0
-    passed = 0
     a = game.auction
-    for pos in range(3):
-        if a.passed >> pos & 1:
-            passed |= 1 << game.seat_of(pos)
-    trick = game.trick
+    dealer = game.dealer
     leader = game.trick_leader
+    trick = game.trick
+    to_act = game.to_act
     return PlayerView(
         seat=seat,
-        position=game.position_of(seat),
-        dealer=game.dealer,
-        phase=game.phase,
-        to_act=game.to_act,
+        position=(seat - dealer - 1) % 3,
+        dealer=dealer,
+        phase=phase,
+        to_act=to_act,
         hand=game.hands[seat],
         bid=a.bid,
-        bids=bids_by_seat(game),
-        passed=passed,
-        declarer=game.declarer,
+        bids=tuple(game.bids),
+        passed=_SEATS_OF_POSITIONS[dealer][a.passed],
+        declarer=declarer,
         contract=game.contract,
         hand_game=game.hand_game,
         skat=skat,
         discarded=game.discarded if is_decl else 0,
         open_hand=game.open_hand,
         played=tuple(game.played),
-        trick=tuple(((leader + i) % 3, c) for i, c in enumerate(trick)),
-        trick_leader=leader if game.phase == PLAY else -1,
+        trick=tuple(zip(_TRICK_SEATS[leader], trick)) if trick else (),
+        trick_leader=leader if phase == PLAY else -1,
         voids=tuple(game.voids),
         points=tuple(game.points_won),
         tricks=tuple(game.tricks_won),
-        play_sequence=tuple((s, m) for s, m in game.history if m < 32 and _is_play(game, s, m)),
-        legal_mask=game.legal_mask() if game.to_act == seat else 0,
+        play_sequence=tuple(game.plays),
+        legal_mask=game.legal_mask() if to_act == seat else 0,
     )
 
 
-def _is_play(game: Game, seat: int, card: int) -> bool:
-    """Whether a card move in the history was a card played (not a discard)."""
-    return bool(game.played[seat] >> card & 1)
-
-
-__all__ = ["PlayerView", "bids_by_seat", "player_view"]
+__all__ = ["PlayerView", "player_view"]

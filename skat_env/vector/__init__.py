@@ -1,0 +1,35 @@
+"""Batched Skat engine (B games in NumPy arrays); see :mod:`skat_env.vector.engine`."""
+
+from .engine import (
+    ILLEGAL_MODES,
+    REWARD_MODES,
+    IllegalActionError,
+    Results,
+    VecState,
+    contract_of,
+    init,
+    init_from_deals,
+    is_legal,
+    random_actions,
+    result_of,
+    score_batch,
+    step,
+)
+from .obs import encode_batch
+
+__all__ = [
+    "ILLEGAL_MODES",
+    "IllegalActionError",
+    "REWARD_MODES",
+    "Results",
+    "VecState",
+    "contract_of",
+    "encode_batch",
+    "init",
+    "init_from_deals",
+    "is_legal",
+    "random_actions",
+    "result_of",
+    "score_batch",
+    "step",
+]

@@ -1,0 +1,747 @@
+"""A batched Skat engine: B independent games held in NumPy arrays, stepped by one call.
+
+The single-game engine (:mod:`skat_env.game`) is the reference; this module runs the same
+phase sequence (auction, skat, discards, declaration, card play, early ends, scoring) on
+whole batches, with no Python loop over the games: every transition is a handful of array
+operations on the games of one phase. Rule data comes from the core's tables
+(:mod:`skat_env.tables`, :mod:`skat_env.moves`, :mod:`skat_env.tricks`,
+:mod:`skat_env.scoring`), turned into NumPy arrays once at import; a differential test
+(``tests/test_vector.py``) keeps this engine move-for-move equal to :class:`~skat_env.game.Game`.
+
+Usage::
+
+    from skat_env import vector
+    state = vector.init(4096, seed=0)          # or vector.init_from_deals(deals, dealers)
+    while training:
+        obs, mask, seat = state.obs, state.legal_mask, state.to_act   # per game
+        state = vector.step(state, actions)    # in place; returns the same object
+        state.terminated, state.rewards        # games that just ended, per-seat rewards
+
+Per game ``b`` the state exposes (all NumPy arrays with leading dimension B):
+
+- ``to_act[b]``: seat (0..2) to act. Never -1: finished games are reset in the same call.
+- ``legal_mask[b]``: ``int8[121]``, the legal move ids of that seat (the RL action ids).
+- ``obs[b]``: ``float32[450]``, exactly :func:`skat_env.observation.observe` of the seat
+  to act (``observe=False`` at init skips it).
+- ``terminated[b]``: the game in slot ``b`` ended in this step. Then ``rewards[b]`` (per
+  absolute seat, ``float32[3]``) and ``result`` (arrays, see :class:`Results`) describe the
+  game that ended, and everything else already shows the next game of that slot: a new
+  deal from the state's generator, dealer rotated to the next seat.
+
+``obs``, ``rewards``, ``terminated`` and ``result`` are buffers overwritten by the next step:
+copy what you keep.
+
+Reward modes (as the AEC env): ``zero_sum`` declarer the list score, each defender minus
+half of it; ``list`` declarer the list score, defenders 0; ``seeger_fabian`` the per-seat
+Seeger-Fabian points. Thrown-in deals give 0 to everyone.
+
+Actions outside the mask raise :class:`IllegalActionError` naming the games (default,
+``illegal="raise"``; the state is untouched). With ``illegal="loss"`` the offending games
+end at once: the offender gets ``illegal_reward``, the others 0, ``result.illegal`` is set,
+and the slot is reset like any finished game. An illegal action is never applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..cards import NUM_CARDS
+from ..game import (
+    BIDDING,
+    DECLARE,
+    DISCARD,
+    DONE,
+    PLAY,
+    SCHNEIDER_STOP_POINTS,
+    SKAT,
+    Result,
+    parse_deal,
+)
+from ..moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
+from ..observation import OBS_SIZE
+from ..scoring import (
+    SCHNEIDER_POINTS,
+    SF_DEFENDER_BONUS,
+    SF_LOSS_PENALTY,
+    SF_WIN_BONUS,
+    WIN_POINTS,
+    Contract,
+)
+from ..tables import GRAND, NULL
+from . import tables as T
+from .obs import encode_batch
+
+REWARD_MODES = ("zero_sum", "list", "seeger_fabian")
+ILLEGAL_MODES = ("raise", "loss")
+BIDDER_ROLE, HOLDER_ROLE, OPENER_ROLE = 0, 1, 2  # tables.AUCTION_ROLE
+_I64 = np.int64
+
+
+class IllegalActionError(ValueError):
+    """Actions outside the legal mask; the message names the games. State untouched."""
+
+
+# --- the state ---
+@dataclass
+class Results:
+    """What the score sheet says about the game that just ended in each slot (valid where
+    ``state.terminated``; the fields mirror :class:`skat_env.game.Result`)."""
+
+    passed_in: np.ndarray
+    declarer: np.ndarray  # seat, -1 when thrown in
+    game: np.ndarray  # game kind 0..5, -1 when thrown in
+    hand: np.ndarray
+    schneider_announced: np.ndarray
+    schwarz_announced: np.ndarray
+    ouvert: np.ndarray
+    bid: np.ndarray
+    won: np.ndarray
+    declarer_points: np.ndarray
+    declarer_tricks: np.ndarray
+    defender_points: np.ndarray
+    matadors: np.ndarray
+    game_value: np.ndarray
+    overbid: np.ndarray
+    schneider: np.ndarray
+    schwarz: np.ndarray
+    score: np.ndarray
+    seeger_fabian: np.ndarray  # (B, 3) per seat
+    ended_early: np.ndarray
+    illegal: np.ndarray  # ended by an illegal action (illegal="loss")
+    offender: np.ndarray  # seat that made it, else -1
+    _block: np.ndarray  # (K + 3, B): the rows above (seeger_fabian: its last three rows)
+
+    @classmethod
+    def empty(cls, n: int) -> Results:
+        names = _result_names()
+        block = np.repeat(_result_clear()[:, None], n, 1)
+        views = {name: block[k] for k, name in enumerate(names)}
+        return cls(_block=block, seeger_fabian=block[len(names) :].T, **views)
+
+
+_MINUS_ONE = ("declarer", "game", "offender")
+
+
+def _result_names() -> list[str]:
+    return [f.name for f in fields(Results) if f.name not in ("seeger_fabian", "_block")]
+
+
+def _result_clear() -> np.ndarray:
+    """The Results column of a game that was not played (all 0, -1 for seats and game)."""
+    return np.array([-1 if n in _MINUS_ONE else 0 for n in _result_names()] + [0, 0, 0], _I64)
+
+
+@dataclass
+class VecState:
+    """B games. Seats are absolute (0..2); card sets are int64 bitmasks (bit c = card c);
+    flags are int64 0/1. Arrays are only ever written in place."""
+
+    rng: np.random.Generator
+    reward_mode: str
+    illegal: str
+    illegal_reward: float
+    with_obs: bool
+    _games: np.ndarray  # (K, B) block holding the per-game int fields below
+    _seats: np.ndarray  # (F, B, 3) block holding the per-seat fields below
+    deal: np.ndarray  # (B, 32) card ids: forehand 10, middlehand 10, rearhand 10, skat 2
+    dealer: np.ndarray
+    forehand: np.ndarray
+    phase: np.ndarray
+    to_act: np.ndarray
+    # auction: control state (tables.AUCTION_*: who bids, who holds, stage) and bid
+    auction: np.ndarray
+    bid_index: np.ndarray  # into BID_VALUES, -1 before any bid
+    passed: np.ndarray  # seats that passed (bitmask over seats)
+    bids: np.ndarray  # (B, 3) highest value each seat bid or held
+    # declarer's choices
+    declarer: np.ndarray  # -1 before the auction is won
+    hand_game: np.ndarray
+    game: np.ndarray  # game kind 0..5; 6 (tables.NO_GAME) before the declaration
+    ann_schneider: np.ndarray
+    ann_schwarz: np.ndarray
+    ouvert: np.ndarray
+    skat: np.ndarray
+    discarded: np.ndarray
+    # card play
+    hands: np.ndarray  # (B, 3)
+    played: np.ndarray  # (B, 3)
+    voids: np.ndarray  # (B, 3) effective suits shown void in (bit s)
+    trick: np.ndarray  # (B, 3) card each seat put in the current trick, 32 = none
+    led: np.ndarray  # card led to the current trick, 32 = none
+    trick_len: np.ndarray
+    trick_leader: np.ndarray  # -1 before play
+    n_tricks: np.ndarray  # completed tricks
+    tricks_won: np.ndarray  # (B, 3)
+    points_won: np.ndarray  # (B, 3)
+    # outputs of the last step
+    legal_words: np.ndarray  # (B, 4) uint32: legal moves, bit m%32 of word m//32
+    legal_mask: np.ndarray  # (B, 121) int8
+    obs: np.ndarray  # (B, 450) float32
+    terminated: np.ndarray  # bool
+    rewards: np.ndarray  # (B, 3) float32
+    result: Results
+
+    @property
+    def batch_size(self) -> int:
+        return self.phase.shape[0]
+
+
+# Per-game ints and per-seat ints live in two blocks, (K, B) and (F, B, 3), whose rows are
+# the state's fields (contiguous views): a finished game is reset with two assignments.
+_GAME_INIT = dict(
+    phase=BIDDING, to_act=0, auction=0, bid_index=-1, passed=0, declarer=-1, hand_game=0,
+    game=T.NO_GAME, ann_schneider=0, ann_schwarz=0, ouvert=0, skat=0, discarded=0,
+    led=T.NO_CARD, trick_len=0, trick_leader=-1, n_tricks=0,
+)  # fmt: skip
+_SEAT_INIT = dict(bids=0, hands=0, played=0, voids=0, trick=T.NO_CARD, tricks_won=0, points_won=0)
+_GAME_INIT_A = np.array(list(_GAME_INIT.values()), _I64)[:, None]
+_SEAT_INIT_A = np.array(list(_SEAT_INIT.values()), _I64)[:, None, None]
+
+
+def _blocks(n: int) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    g = np.repeat(_GAME_INIT_A, n, 1)
+    p = np.repeat(np.repeat(_SEAT_INIT_A, n, 1), 3, 2)
+    views = {name: g[k] for k, name in enumerate(_GAME_INIT)}
+    views.update({name: p[k] for k, name in enumerate(_SEAT_INIT)})
+    return g, p, views
+
+
+def _deal_cards(s: VecState, idx: np.ndarray, deal: np.ndarray, dealer: np.ndarray) -> None:
+    """Start fresh games in slots ``idx`` with the given deals (n, 32) and dealers (n,)."""
+    n = len(idx)
+    s._games[:, idx] = _GAME_INIT_A
+    s._seats[:, idx] = _SEAT_INIT_A
+    s.deal[idx] = deal
+    s.dealer[idx] = dealer
+    fh = T.NEXT.take(dealer)
+    s.forehand[idx] = fh
+    bits = T.BIT.take(deal)  # (n, 32)
+    hands = np.zeros((n, 3), _I64)
+    for pos in range(3):
+        seat = T.ADD3.take(fh * 3 + pos)
+        hands[np.arange(n), seat] = np.bitwise_or.reduce(bits[:, 10 * pos : 10 * pos + 10], 1)
+    s.hands[idx] = hands
+    s.skat[idx] = bits[:, 30] | bits[:, 31]
+    s.to_act[idx] = T.ADD3.take(fh * 3 + T.AUCTION_TO_ACT[0])
+
+
+def _random_deals(rng: np.random.Generator, n: int) -> np.ndarray:
+    return rng.permuted(np.broadcast_to(np.arange(NUM_CARDS, dtype=_I64), (n, NUM_CARDS)), axis=1)
+
+
+def _new_state(n: int, seed, reward_mode: str, illegal: str, illegal_reward: float,
+               observe: bool) -> VecState:  # fmt: skip
+    if reward_mode not in REWARD_MODES:
+        raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+    if illegal not in ILLEGAL_MODES:
+        raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, got {illegal!r}")
+    if n < 1:
+        raise ValueError(f"the batch needs at least one game, got {n}")
+    games, seats, views = _blocks(n)
+    return VecState(
+        rng=np.random.default_rng(seed), reward_mode=reward_mode, illegal=illegal,
+        illegal_reward=float(illegal_reward), with_obs=observe, _games=games, _seats=seats,
+        deal=np.zeros((n, NUM_CARDS), _I64), dealer=np.zeros(n, _I64),
+        forehand=np.zeros(n, _I64), **views,
+        legal_words=np.zeros((n, 4), np.uint32), legal_mask=np.zeros((n, NUM_MOVES), np.int8),
+        obs=np.zeros((n, OBS_SIZE if observe else 0), np.float32),
+        terminated=np.zeros(n, bool), rewards=np.zeros((n, 3), np.float32),
+        result=Results.empty(n),
+    )  # fmt: skip
+
+
+def init(
+    batch_size: int,
+    seed: int | None = None,
+    *,
+    dealer: int | np.ndarray = 2,
+    reward_mode: str = "zero_sum",
+    illegal: str = "raise",
+    illegal_reward: float = -100.0,
+    observe: bool = True,
+) -> VecState:
+    """``batch_size`` games with random deals from ``seed``; ``dealer`` one seat or one per
+    game (each slot's dealer then rotates game by game). ``observe=False`` skips the
+    observations (masks, rewards and results only)."""
+    state = _new_state(int(batch_size), seed, reward_mode, illegal, illegal_reward, observe)
+    n = state.batch_size
+    _deal_cards(state, np.arange(n), _random_deals(state.rng, n), _check_dealers(dealer, n))
+    _refresh(state)
+    return state
+
+
+def init_from_deals(
+    deals,
+    dealers: int | np.ndarray = 2,
+    seed: int | None = None,
+    *,
+    reward_mode: str = "zero_sum",
+    illegal: str = "raise",
+    illegal_reward: float = -100.0,
+    observe: bool = True,
+) -> VecState:
+    """Games from given deals: (B, 32) card ids or a list of deals in any form
+    :func:`skat_env.game.parse_deal` accepts. Later deals of each slot come from ``seed``."""
+    if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.dtype.kind in "iu":
+        arr = deals.astype(_I64)
+        wrong = (np.sort(arr, 1) != np.arange(NUM_CARDS)).any(1) if arr.shape[1] == 32 else None
+        if wrong is None or wrong.any():
+            bad = np.flatnonzero(wrong).tolist()[:20] if wrong is not None else "all"
+            raise ValueError(
+                f"malformed deals at games {bad}: each row must hold the 32 card ids 0..31 "
+                "once (forehand 10, middlehand 10, rearhand 10, skat 2)"
+            )
+    else:
+        arr = np.array([parse_deal(d) for d in deals], _I64).reshape(-1, NUM_CARDS)
+    state = _new_state(len(arr), seed, reward_mode, illegal, illegal_reward, observe)
+    _deal_cards(state, np.arange(len(arr)), arr, _check_dealers(dealers, len(arr)))
+    _refresh(state)
+    return state
+
+
+def _check_dealers(dealer, n: int) -> np.ndarray:
+    d = np.broadcast_to(np.asarray(dealer, _I64), (n,)).copy()
+    if ((d < 0) | (d > 2)).any():
+        raise ValueError(f"dealer must be seat 0, 1 or 2, got {np.unique(d).tolist()}")
+    return d
+
+
+# --- legal moves ---
+def _legal_words(s: VecState) -> np.ndarray:
+    """The legal set of every game as (B, 4) uint32 words over move ids."""
+    n = s.batch_size
+    ph = s.phase
+    ar3 = np.arange(0, 3 * n, 3)
+    # cards: play (follow the led effective suit if able) and discard (any own card)
+    hand = s.hands.reshape(-1).take(ar3 + s.to_act)
+    follow = T.FOLLOW33.take(s.game * 33 + s.led) & hand
+    cards = follow | hand * (follow == 0)
+    cards *= (ph == PLAY) | (ph == DISCARD)
+    # bidding: higher bids (bidder), the opening 18 (opener), hold (holder)
+    role = T.AUCTION_ROLE.take(s.auction)
+    low = s.bid_index + 1
+    bids = (T.ALL_BIDS >> low << low) * (role == BIDDER_ROLE)
+    bids |= (role == OPENER_ROLE) | T.HOLD_BIT * (role == HOLDER_ROLE)
+    bids *= ph == BIDDING
+    # pass, skat choice, declarations (no null below the bid)
+    w3 = T.PHASE_W3.take(ph)
+    w3 |= T.DECLARE_W3.take(s.hand_game * 64 + low) * (ph == DECLARE)
+    w = np.empty((n, 4), np.uint32)
+    w[:, 0] = cards
+    w[:, 1] = bids & 0xFFFFFFFF
+    w[:, 2] = (bids >> 32) & 0xFFFFFFFF
+    w[:, 3] = w3
+    return w
+
+
+def _refresh(s: VecState) -> None:
+    """Recompute the outputs that depend on the current position: mask and observation."""
+    s.legal_words = _legal_words(s)
+    bits = np.unpackbits(s.legal_words.view(np.uint8), axis=1, count=NUM_MOVES, bitorder="little")
+    s.legal_mask = bits.view(np.int8)
+    if s.with_obs:
+        encode_batch(s, s.to_act, out=s.obs)
+
+
+def is_legal(s: VecState, actions: np.ndarray) -> np.ndarray:
+    """Per game: whether ``actions[b]`` is in the legal set of game ``b``."""
+    a = np.asarray(actions, _I64)
+    inside = (a & ~127) == 0  # 0..127; 121..127 are never set in the words
+    ac = a & 127
+    word = s.legal_words.reshape(-1).take(np.arange(0, 4 * len(a), 4) + (ac >> 5))
+    return inside & ((word.astype(_I64) >> (ac & 31)) & 1).astype(bool)
+
+
+_BYTE_COUNT = np.array([bin(b).count("1") for b in range(256)], _I64)
+# _SELECT[byte * 8 + k]: position of the k-th set bit of byte
+_SELECT = np.array(
+    [([i for i in range(8) if b >> i & 1] + [0] * 8)[k] for b in range(256) for k in range(8)], _I64
+)
+
+
+def random_actions(s: VecState, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per game: the k-th set bit of the legal words."""
+    n = s.batch_size
+    w = s.legal_words.astype(_I64)
+    counts = np.bitwise_count(w).astype(_I64)
+    cum = np.cumsum(counts, 1)
+    k = (rng.random(n) * cum[:, 3]).astype(_I64)
+    wi = (k >= cum[:, 0]).astype(_I64) + (k >= cum[:, 1]) + (k >= cum[:, 2])
+    flat = np.arange(0, 4 * n, 4) + wi
+    word = w.reshape(-1).take(flat)
+    k -= cum.reshape(-1).take(flat) - counts.reshape(-1).take(flat)
+    low = word & 0xFFFF  # then halve: 16 bits, 8 bits, a table for the last byte
+    c = np.bitwise_count(low).astype(_I64)
+    up16 = (k >= c).astype(_I64)
+    k -= c * up16
+    word = (word >> (up16 << 4)) & 0xFFFF
+    c = _BYTE_COUNT.take(word & 255)
+    up8 = (k >= c).astype(_I64)
+    k -= c * up8
+    byte = (word >> (up8 << 3)) & 255
+    return (wi << 5) + (up16 << 4) + (up8 << 3) + _SELECT.take((byte << 3) + k)
+
+
+# --- transitions ---
+def step(s: VecState, actions, active: np.ndarray | None = None) -> VecState:
+    """Apply one action per game (in place) and return the state; see the module doc.
+
+    ``active`` (bool per game, optional) steps only those games: the others keep their
+    position and their action is ignored (how a learner-seat env moves the opponents)."""
+    a = np.asarray(actions)
+    n = s.batch_size
+    if a.shape != (n,) or a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be an integer array of shape ({n},), got "
+                         f"{a.dtype} {a.shape}")  # fmt: skip
+    a = a.astype(_I64, copy=False)
+    ok = is_legal(s, a)
+    if active is not None:
+        active = np.asarray(active, bool)
+        if active.shape != (n,):
+            raise ValueError(f"active must be a bool array of shape ({n},), got {active.shape}")
+        ok |= ~active
+    bad = None
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        if s.illegal == "raise":
+            raise IllegalActionError(_illegal_message(s, a, bad))
+    s.terminated[:] = False
+    s.rewards[:] = 0.0
+    ph = s.phase
+    if bad is not None or active is not None:
+        ph = np.where(ok if active is None else ok & active, ph, DONE)
+    play = np.flatnonzero(ph == PLAY)
+    rest = np.flatnonzero(ph != PLAY)
+    others = [(p, rest[ph.take(rest) == p]) for p in (BIDDING, SKAT, DISCARD, DECLARE)]
+    if len(play):
+        _step_play(s, play, a.take(play))
+    for p, idx in others:
+        if len(idx):
+            _PHASE_STEP[p](s, idx, a.take(idx))
+    if bad is not None:
+        _finish_illegal(s, bad)
+    done = np.flatnonzero(s.terminated)
+    if len(done):
+        _deal_cards(s, done, _random_deals(s.rng, len(done)), T.NEXT.take(s.dealer.take(done)))
+    _refresh(s)
+    return s
+
+
+def _illegal_message(s: VecState, a: np.ndarray, bad: np.ndarray) -> str:
+    parts = []
+    for b in bad[:10].tolist():
+        move = MOVE_NAMES[a[b]] if 0 <= a[b] < NUM_MOVES else repr(int(a[b]))
+        parts.append(f"game {b}: player_{s.to_act[b]} cannot play {move}")
+    more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+    return (f"illegal actions in {len(bad)} games {bad[:10].tolist()}{more}: "
+            + "; ".join(parts))  # fmt: skip
+
+
+def _step_bidding(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
+    """The auction's transitions (tables.AUCTION_*, tabulated from bidding.Auction)."""
+    seat = s.to_act.take(idx)
+    kind = (a >= HOLD).astype(_I64) + (a == PASS)  # 0 bid, 1 hold, 2 pass
+    key = s.auction.take(idx) * 3 + kind
+    # per-seat bid record (view.bids_by_seat): a bid sets it, a hold answers the bid
+    bid_index = s.bid_index.take(idx)
+    bid_index = np.where(kind == 0, a - FIRST_BID, bid_index)
+    s.bid_index[idx] = bid_index
+    rec = kind < 2
+    s.bids.reshape(-1)[(idx * 3 + seat)[rec]] = T.BID_VALUES_A.take(bid_index[rec] + 1)
+    s.passed[idx] |= (kind == 2) << seat
+    state = T.AUCTION_NEXT.take(key)
+    winner = T.AUCTION_WINNER.take(key)
+    s.auction[idx] = state
+    pos = np.where(winner >= 0, winner, T.AUCTION_TO_ACT.take(state))
+    s.to_act[idx] = T.ADD3.take(s.forehand.take(idx) * 3 + pos)  # the declarer when won
+    won = idx[winner >= 0]
+    if len(won):
+        s.declarer[won] = s.to_act[won]
+        s.phase[won] = SKAT
+    thrown = idx[winner == -1]
+    if len(thrown):
+        _finish_passed_in(s, thrown)
+
+
+def _step_skat(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
+    hand = (a == HAND).astype(_I64)
+    s.hand_game[idx] = hand
+    up = idx[hand == 0]
+    flat = up * 3 + s.declarer[up]
+    s.hands.reshape(-1)[flat] |= s.skat[up]
+    s.phase[idx] = np.where(hand == 1, DECLARE, DISCARD)
+
+
+def _step_discard(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
+    flat = idx * 3 + s.declarer[idx]
+    bit = T.BIT.take(a)
+    s.hands.reshape(-1)[flat] &= ~bit
+    disc = s.discarded[idx] | bit
+    s.discarded[idx] = disc
+    s.phase[idx] = np.where(np.bitwise_count(disc) == 2, DECLARE, DISCARD)
+
+
+def _step_declare(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
+    k = a - FIRST_DECLARATION
+    s.game[idx] = T.DECL_GAME.take(k)
+    s.ann_schneider[idx] = T.DECL_SCHNEIDER.take(k)
+    s.ann_schwarz[idx] = T.DECL_SCHWARZ.take(k)
+    s.ouvert[idx] = T.DECL_OUVERT.take(k)
+    s.phase[idx] = PLAY
+    s.to_act[idx] = s.trick_leader[idx] = s.forehand[idx]
+
+
+def _step_play(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
+    seat = s.to_act.take(idx)
+    flat = idx * 3 + seat
+    bit = T.BIT.take(a)
+    hands, played, voids = s.hands.reshape(-1), s.played.reshape(-1), s.voids.reshape(-1)
+    hands[flat] = hands.take(flat) & ~bit
+    played[flat] = played.take(flat) | bit
+    gl = s.game.take(idx) * 33 + s.led.take(idx)
+    follow = T.FOLLOW33.take(gl)  # 0 when leading: never void
+    voids[flat] = voids.take(flat) | T.VOIDBIT33.take(gl) * ((follow != 0) & (bit & follow == 0))
+    s.trick.reshape(-1)[flat] = a
+    n_in = s.trick_len.take(idx)
+    s.led[idx] = np.where(n_in == 0, a, s.led.take(idx))
+    n_in += 1
+    s.trick_len[idx] = n_in
+    s.to_act[idx] = T.NEXT.take(seat)
+    full = idx[n_in == 3]
+    if len(full):
+        _finish_trick(s, full)
+
+
+def _finish_trick(s: VecState, idx: np.ndarray) -> None:
+    g32 = s.game.take(idx) * 32
+    leader = s.trick_leader.take(idx)
+    base = idx * 3
+    trick = s.trick.reshape(-1)
+    c0 = trick.take(base + leader)
+    c1 = trick.take(base + T.NEXT.take(leader))
+    c2 = trick.take(base + T.PREV.take(leader))
+    win1 = T.BEATS.take((g32 + c1) * 32 + c0)
+    best = c0 + (c1 - c0) * win1
+    win2 = T.BEATS.take((g32 + c2) * 32 + best)
+    win = win1 + (2 - win1) * win2
+    winner = T.ADD3.take(leader * 3 + win)
+    flat = base + winner
+    tricks, points = s.tricks_won.reshape(-1), s.points_won.reshape(-1)
+    tricks[flat] = tricks.take(flat) + 1
+    pts = T.CARD_POINTS_A.take(c0) + T.CARD_POINTS_A.take(c1) + T.CARD_POINTS_A.take(c2)
+    points[flat] = points.take(flat) + pts
+    s.trick[idx] = T.NO_CARD
+    s.led[idx] = T.NO_CARD
+    s.trick_len[idx] = 0
+    s.trick_leader[idx] = winner
+    s.to_act[idx] = winner
+    n_tricks = s.n_tricks.take(idx) + 1
+    s.n_tricks[idx] = n_tricks
+    # the declarer's loss is certain (Game._loss_certain), or all ten tricks are played
+    d = s.declarer.take(idx)
+    pw = s.points_won[idx]
+    defender_points = pw.sum(1) - points.take(base + d)
+    certain = np.where(
+        g32 == NULL * 32,
+        winner == d,
+        np.where(
+            s.ann_schwarz.take(idx) == 1,
+            winner != d,
+            (s.ann_schneider.take(idx) == 1) & (defender_points >= SCHNEIDER_STOP_POINTS),
+        ),
+    )
+    over = idx[certain | (n_tricks == 10)]
+    if len(over):
+        _finish_played(s, over)
+
+
+def _points_of(mask: np.ndarray) -> np.ndarray:
+    """Card points of card sets, a table look-up per byte (as tables.points_of)."""
+    return (
+        T.BYTE_POINTS.take(mask & 255)
+        + T.BYTE_POINTS.take(256 + (mask >> 8 & 255))
+        + T.BYTE_POINTS.take(512 + (mask >> 16 & 255))
+        + T.BYTE_POINTS.take(768 + (mask >> 24 & 255))
+    )
+
+
+def score_batch(
+    game, hand, ann_schneider, ann_schwarz, ouvert, bid, twelve,
+    declarer_points, declarer_tricks, defender_points, defender_tricks, ended_early,
+) -> dict:  # fmt: skip
+    """Array form of :func:`skat_env.scoring.score_game` (same rules, same names; a test
+    compares the two on random inputs). Flags are 0/1 arrays. Returns Outcome's fields."""
+    hand, ouvert = np.asarray(hand, _I64), np.asarray(ouvert, _I64)
+    ann_schneider, ann_schwarz = np.asarray(ann_schneider, bool), np.asarray(ann_schwarz, bool)
+    ended_early = np.asarray(ended_early, bool)
+    is_null = game == NULL
+    gk = np.where(is_null, GRAND, game)  # any valid row for the table look-ups
+    jacks = (twelve >> 3 & 1) | (twelve >> 10 & 2) | (twelve >> 17 & 4) | (twelve >> 24 & 8)
+    suit_byte = twelve >> (8 * np.where(gk < GRAND, gk, 0)) & 255
+    mat = T.MATADORS.take((gk * 16 + jacks) * 256 + suit_byte) * ~is_null
+    schneider = (declarer_points >= SCHNEIDER_POINTS) | (defender_points >= SCHNEIDER_POINTS)
+    schwarz = (declarer_tricks == 10) | (defender_tricks == 10)
+    schneider |= ended_early & (declarer_points <= 120 - SCHNEIDER_POINTS)
+    schwarz |= ended_early & (declarer_tricks == 0)
+    mult = (
+        np.abs(mat) + 1 + hand + (schneider | ann_schneider) + ann_schneider
+        + (schwarz | ann_schwarz) + ann_schwarz + ouvert
+    )  # fmt: skip
+    base = T.BASE_A.take(gk)
+    value = base * mult
+    won = (
+        ~ended_early
+        & (declarer_points >= WIN_POINTS)
+        & (~ann_schneider | (declarer_points >= SCHNEIDER_POINTS))
+        & (~ann_schwarz | (declarer_tricks == 10))
+    )
+    overbid = value < bid
+    lost_value = -(-bid // base) * base
+    score = np.where(overbid, -2 * lost_value, np.where(won, value, -2 * value))
+    won &= ~overbid
+    # null: fixed value, won without a trick
+    null_value = T.NULL_VALUE_A.take(hand * 2 + ouvert)
+    null_won = declarer_tricks == 0
+    return dict(
+        won=np.where(is_null, null_won, won),
+        matadors=mat,
+        game_value=np.where(is_null, null_value, value),
+        overbid=~is_null & overbid,
+        score=np.where(is_null, np.where(null_won, null_value, -2 * null_value), score),
+        schneider_level=~is_null & schneider,
+        schwarz_level=~is_null & schwarz,
+    )
+
+
+def _finish_played(s: VecState, idx: np.ndarray) -> None:
+    """Score the games in ``idx`` as Game._finish_played does."""
+    ar = np.arange(len(idx))
+    d = s.declarer[idx]
+    hand = s.hand_game[idx]
+    decl_skat = np.where(hand == 1, s.skat[idx], s.discarded[idx])
+    pw, tw = s.points_won[idx], s.tricks_won[idx]
+    dp = pw[ar, d] + _points_of(decl_skat)
+    dt = tw[ar, d]
+    fp = pw.sum(1) - pw[ar, d]
+    total_tricks = tw.sum(1)
+    ft = total_tricks - dt
+    early = total_tricks < 10
+    twelve = s.hands[idx, d] | s.played[idx, d] | decl_skat
+    g = s.game[idx]
+    bid = T.BID_VALUES_A.take(s.bid_index[idx] + 1)
+    sn, sw, ov = s.ann_schneider[idx], s.ann_schwarz[idx], s.ouvert[idx]
+    out = score_batch(g, hand, sn, sw, ov, bid, twelve, dp, dt, fp, ft, early)
+    won, score = out["won"], out["score"]
+    not_null = g != NULL
+    sf_decl = np.where(won, score + SF_WIN_BONUS, score - SF_LOSS_PENALTY)
+    sf = np.repeat(np.where(won, 0, SF_DEFENDER_BONUS)[:, None], 3, 1)
+    sf[ar, d] = sf_decl
+    values = dict(
+        passed_in=0, declarer=d, game=g, hand=hand, schneider_announced=sn,
+        schwarz_announced=sw, ouvert=ov, bid=bid, won=won, declarer_points=dp,
+        declarer_tricks=dt, defender_points=fp, matadors=out["matadors"],
+        game_value=out["game_value"], overbid=out["overbid"],
+        schneider=not_null & ((dp >= SCHNEIDER_POINTS) | (fp >= SCHNEIDER_POINTS)),
+        schwarz=not_null & ((dt == 10) | (ft == 10)), score=score, ended_early=early,
+        illegal=0, offender=-1,
+    )  # fmt: skip
+    block = np.empty((len(_RESULT_NAMES) + 3, len(idx)), _I64)
+    for k, name in enumerate(_RESULT_NAMES):
+        block[k] = values[name]
+    block[len(_RESULT_NAMES) :] = sf.T
+    s.result._block[:, idx] = block
+    if s.reward_mode == "seeger_fabian":
+        rew = sf.astype(np.float32)
+    else:
+        other = -score / 2 if s.reward_mode == "zero_sum" else np.zeros(len(idx))
+        rew = np.repeat(other[:, None], 3, 1).astype(np.float32)
+        rew[ar, d] = score
+    s.rewards[idx] = rew
+    s.terminated[idx] = True
+    s.phase[idx] = DONE
+
+
+def _clear_result(s: VecState, idx: np.ndarray) -> None:
+    s.result._block[:, idx] = _RESULT_CLEAR[:, None]
+
+
+def _finish_passed_in(s: VecState, idx: np.ndarray) -> None:
+    _clear_result(s, idx)
+    s.result.passed_in[idx] = 1
+    s.rewards[idx] = 0.0
+    s.terminated[idx] = True
+    s.phase[idx] = DONE
+
+
+def _finish_illegal(s: VecState, idx: np.ndarray) -> None:
+    _clear_result(s, idx)
+    s.result.illegal[idx] = 1
+    s.result.offender[idx] = s.to_act[idx]
+    rew = np.zeros((len(idx), 3), np.float32)
+    rew[np.arange(len(idx)), s.to_act[idx]] = s.illegal_reward
+    s.rewards[idx] = rew
+    s.terminated[idx] = True
+    s.phase[idx] = DONE
+
+
+_RESULT_NAMES = _result_names()
+_RESULT_CLEAR = _result_clear()
+_PHASE_STEP = {
+    BIDDING: _step_bidding,
+    SKAT: _step_skat,
+    DISCARD: _step_discard,
+    DECLARE: _step_declare,
+}
+
+
+# --- inspection ---
+def contract_of(s_or_r: VecState | Results, b: int) -> Contract | None:
+    """The contract of game ``b`` (a state: the running game; a Results: the ended one)."""
+    if isinstance(s_or_r, Results):
+        r = s_or_r
+        if r.game[b] < 0:
+            return None
+        return Contract(int(r.game[b]), bool(r.hand[b]), bool(r.schneider_announced[b]),
+                        bool(r.schwarz_announced[b]), bool(r.ouvert[b]))  # fmt: skip
+    s = s_or_r
+    if s.game[b] == T.NO_GAME:
+        return None
+    return Contract(int(s.game[b]), bool(s.hand_game[b]), bool(s.ann_schneider[b]),
+                    bool(s.ann_schwarz[b]), bool(s.ouvert[b]))  # fmt: skip
+
+
+def result_of(s: VecState, b: int) -> Result:
+    """The :class:`~skat_env.game.Result` of the game that ended in slot ``b`` (for
+    inspection and tests; valid where ``s.terminated[b]``)."""
+    r = s.result
+    if r.passed_in[b] or r.illegal[b]:
+        return Result(passed_in=bool(r.passed_in[b]))
+    c = contract_of(r, b)
+    return Result(
+        passed_in=False, declarer=int(r.declarer[b]), contract=c.name(), bid=int(r.bid[b]),
+        won=bool(r.won[b]), declarer_points=int(r.declarer_points[b]),
+        declarer_tricks=int(r.declarer_tricks[b]), defender_points=int(r.defender_points[b]),
+        matadors=int(r.matadors[b]), game_value=int(r.game_value[b]),
+        overbid=bool(r.overbid[b]), schneider=bool(r.schneider[b]), schwarz=bool(r.schwarz[b]),
+        score=int(r.score[b]), seeger_fabian=tuple(int(x) for x in r.seeger_fabian[b]),
+        ended_early=bool(r.ended_early[b]),
+    )  # fmt: skip
+
+
+__all__ = [
+    "ILLEGAL_MODES",
+    "IllegalActionError",
+    "REWARD_MODES",
+    "Results",
+    "VecState",
+    "contract_of",
+    "init",
+    "init_from_deals",
+    "is_legal",
+    "random_actions",
+    "result_of",
+    "score_batch",
+    "step",
+]

@@ -1,0 +1,229 @@
+"""Gymnasium vector env of the learner-seat view, on the batched engine (:mod:`skat_env.vector`).
+
+``num_envs`` games run in one :class:`~skat_env.vector.VecState`. In each game the learner
+holds one seat (drawn at random per game, or fixed); the two other seats are played by
+*batched* opponent policies inside :meth:`SkatVectorEnv.step` until the learner is to act again
+in every game. It is the batched counterpart of :class:`skat_env.single_agent.SkatSingleAgentEnv`
+(same observation, same mask, same reward: the learner seat's reward under ``reward_mode``
+times ``reward_scale``, on the step that ends its game).
+
+Opponents are a pool: ``opponents`` maps a name to a *batched policy* (``"random"``, or a
+callable ``policy(obs, mask) -> actions`` taking ``float32[n, 450]`` observations and
+``int8[n, 121]`` masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
+its opponent for both other seats from the pool at its start. Every policy is called once
+per opponent turn with all the games that use it.
+
+Autoreset is same-step: when a game ends, ``terminated[i]`` is set, ``rewards[i]`` is the
+learner's reward, ``infos["result_score"][i]`` the declarer's list score, and ``obs[i]``
+already shows the learner's first decision of the next game (no terminal observation:
+Skat ends on a move, nothing is left to observe). :meth:`action_masks` gives the legal
+moves for maskable algorithms. A learner action outside the mask raises
+:class:`skat_env.vector.IllegalActionError` (``illegal="raise"``) or ends that game with
+``illegal_reward`` for the learner (``illegal="loss"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from . import vector
+from .moves import NUM_MOVES
+from .observation import OBS_SIZE
+
+BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def random_policy(rng: np.random.Generator) -> BatchedPolicy:
+    """Uniformly random legal moves (from the masks), batched."""
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        u = rng.random(mask.shape) * mask  # argmax of uniform draws over the legal moves
+        return u.argmax(1)
+
+    return policy
+
+
+class SkatVectorEnv(VectorEnv):
+    """``num_envs`` learner-seat games stepped together; see the module docstring."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponents: Mapping[str, BatchedPolicy | str] | None = None,
+        weights: Sequence[float] | None = None,
+        seat: int | None = None,
+        reward_mode: str = "zero_sum",
+        reward_scale: float = 1.0,
+        dealer: int = 2,
+        illegal: str = "raise",
+        illegal_reward: float = -100.0,
+    ):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be positive, got {num_envs}")
+        if seat not in (None, 0, 1, 2):
+            raise ValueError(f"seat must be 0, 1, 2 or None (random), got {seat!r}")
+        if reward_mode not in vector.REWARD_MODES:
+            raise ValueError(
+                f"reward_mode must be one of {vector.REWARD_MODES}, got {reward_mode!r}"
+            )
+        self.num_envs = num_envs
+        self.fixed_seat = seat
+        self.reward_mode = reward_mode
+        self.reward_scale = float(reward_scale)
+        self.dealer = dealer
+        self.illegal, self.illegal_reward = illegal, illegal_reward
+        self._pool_spec = dict(opponents or {"random": "random"})
+        if not self._pool_spec:
+            raise ValueError("the opponent pool is empty")
+        w = np.ones(len(self._pool_spec)) if weights is None else np.asarray(weights, float)
+        if w.shape != (len(self._pool_spec),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"weights must be {len(self._pool_spec)} non-negative numbers")
+        self._weights = w / w.sum()
+        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        self.single_action_space = gym.spaces.Discrete(NUM_MOVES)
+        self.observation_space = gym.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.state: vector.VecState | None = None
+        self.seats = np.zeros(num_envs, np.int64)
+        self.opponent = np.zeros(num_envs, np.int64)  # index into the pool, per game
+        self._scores = np.zeros(num_envs, np.int64)  # declarer's list score of the last game
+        self._rng = np.random.default_rng()
+        self._policies: list[BatchedPolicy] = []
+
+    # --- Gymnasium API ---
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = vector.init(
+            self.num_envs, seed=int(self._rng.integers(2**63)), dealer=self.dealer,
+            reward_mode=self.reward_mode, illegal=self.illegal, illegal_reward=self.illegal_reward,
+        )  # fmt: skip
+        self._policies = [
+            random_policy(self._rng) if p == "random" else p for p in self._pool_spec.values()
+        ]
+        self._new_games(np.arange(self.num_envs))
+        rewards = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, bool)
+        self._advance(rewards, done)
+        return self.state.obs.copy(), {}
+
+    def step(self, actions):
+        s = self.state
+        if s is None:
+            raise RuntimeError("step() before reset()")
+        actions = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
+        vector.step(s, actions)  # the learner is to act in every game; raises on illegal
+        rewards = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, bool)
+        self._collect(rewards, done)
+        self._advance(rewards, done)
+        infos = {"result_score": self._scores.copy()}
+        truncated = np.zeros(self.num_envs, bool)
+        return s.obs.copy(), rewards * self.reward_scale, done, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal moves of the learner in each game, bool ``[num_envs, 121]``."""
+        return self.state.legal_mask.astype(bool)
+
+    # --- internals ---
+    def _new_games(self, idx: np.ndarray) -> None:
+        """Draw the learner's seat and the opponents of the games (re)started in ``idx``."""
+        n = len(idx)
+        fixed = self.fixed_seat
+        self.seats[idx] = self._rng.integers(0, 3, n) if fixed is None else fixed
+        self.opponent[idx] = self._rng.choice(len(self._weights), n, p=self._weights)
+
+    def _collect(self, rewards: np.ndarray, done: np.ndarray) -> None:
+        """Book the learner's reward of the games that just ended; start their next games."""
+        s = self.state
+        ended = np.flatnonzero(s.terminated)
+        if len(ended):
+            rewards[ended] += s.rewards[ended, self.seats[ended]]
+            done[ended] = True
+            self._scores[ended] = s.result.score[ended]
+            self._new_games(ended)
+
+    def _advance(self, rewards: np.ndarray, done: np.ndarray) -> None:
+        """Play the opponents (batched per policy) until the learner is to act everywhere."""
+        s = self.state
+        actions = np.zeros(self.num_envs, np.int64)
+        while True:
+            waiting = s.to_act != self.seats
+            if not waiting.any():
+                return
+            for k, policy in enumerate(self._policies):
+                idx = np.flatnonzero(waiting & (self.opponent == k))
+                if len(idx):
+                    actions[idx] = policy(s.obs[idx], s.legal_mask[idx])
+            vector.step(s, actions, active=waiting)
+            # a game can only end on an opponent's move here: book it for the learner
+            self._collect(rewards, done)
+
+
+def sb3_vec_env(num_envs: int, **kwargs: Any):
+    """The same env as a Stable-Baselines3 ``VecEnv`` (for ``MaskablePPO``: masks through
+    ``env_method("action_masks")``). Keyword arguments go to :class:`SkatVectorEnv`; reset
+    with ``env.seed(n)`` before ``reset()`` for reproducible deals."""
+    from stable_baselines3.common.vec_env import VecEnv
+
+    class Sb3SkatVecEnv(VecEnv):
+        def __init__(self, env: SkatVectorEnv):
+            self.env = env
+            self._actions: np.ndarray | None = None
+            self._seed: int | None = None
+            super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
+
+        def seed(self, seed: int | None = None) -> list[int | None]:
+            self._seed = seed
+            return [seed] * self.num_envs
+
+        def reset(self) -> np.ndarray:
+            obs, _ = self.env.reset(seed=self._seed)
+            self._seed = None
+            return obs
+
+        def step_async(self, actions: np.ndarray) -> None:
+            self._actions = np.asarray(actions)
+
+        def step_wait(self):
+            obs, rew, term, _, info = self.env.step(self._actions)
+            scores = info["result_score"]
+            infos = [{"result_score": int(scores[i])} if term[i] else {} for i in range(len(term))]
+            return obs, rew.astype(np.float32), term, infos
+
+        def close(self) -> None:
+            pass
+
+        def _targets(self, indices) -> list[int]:
+            return list(self._get_indices(indices))
+
+        def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+            value = getattr(self.env, attr_name)
+            return [value for _ in self._targets(indices)]
+
+        def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+            setattr(self.env, attr_name, value)
+
+        def env_method(self, method_name: str, *args, indices=None, **kwargs) -> list[Any]:
+            if method_name == "action_masks":
+                masks = self.env.action_masks()
+                return [masks[i] for i in self._targets(indices)]
+            result = getattr(self.env, method_name)(*args, **kwargs)
+            return [result for _ in self._targets(indices)]
+
+        def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+            return [False for _ in self._targets(indices)]
+
+    return Sb3SkatVecEnv(SkatVectorEnv(num_envs, **kwargs))
+
+
+__all__ = ["SkatVectorEnv", "random_policy", "sb3_vec_env"]
