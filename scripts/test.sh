@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set everything up and run every test: the main suite in .venv, then the Ray RLlib / TorchRL
+# tests in their own environment .venv-rllib (RLlib pins an older Gymnasium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OMP_NUM_THREADS=1
+bash scripts/setup.sh
+.venv/bin/python -m pytest
+if bash scripts/setup_rllib.sh; then
+    .venv-rllib/bin/python -m pytest -p no:cacheprovider tests/test_rllib.py \
+        tests/test_torchrl.py tests/test_masked_mlp.py tests/test_rllib_agent.py
+else
+    echo "WARNING: could not install Ray RLlib / TorchRL into .venv-rllib; their tests did not run" >&2
+fi
