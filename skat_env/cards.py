@@ -61,14 +61,18 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
-def cards_of(mask: int) -> list[int]:
-    """Card ids in a card set, ascending."""
+def bit_indices(mask: int) -> list[int]:
+    """Indices of the set bits of a mask, ascending (card ids of a card set, move ids of a
+    move mask)."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+cards_of = bit_indices  # card ids in a card set
 
 
 def names_of(mask: int) -> list[str]:

@@ -9,12 +9,12 @@ public method also accepts or returns move names.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from .bidding import POSITION_NAMES, Auction
-from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, names_of, parse_cards
+from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, bit_indices, names_of, parse_cards
 from .moves import (
     DECLARATIONS,
     FIRST_BID,
@@ -70,9 +70,12 @@ class Result:
     ended_early: bool = False  # stopped once the declarer's loss was certain
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = {name: getattr(self, name) for name in _RESULT_FIELDS}
         d["seeger_fabian"] = list(self.seeger_fabian)
         return d
+
+
+_RESULT_FIELDS = tuple(f.name for f in fields(Result))
 
 
 def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
@@ -221,13 +224,7 @@ class Game:
         return 0
 
     def legal_actions(self) -> list[int]:
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return bit_indices(self.legal_mask())
 
     def legal_moves(self) -> list[str]:
         return move_names(self.legal_mask())

@@ -12,7 +12,7 @@ The ids are the action indices of the RL environments.
 
 from __future__ import annotations
 
-from .cards import CARD_NAMES
+from .cards import CARD_NAMES, bit_indices
 from .scoring import Contract
 from .tables import BID_VALUES, GAME_INDEX, NULL
 
@@ -84,9 +84,4 @@ def move_id(name: str) -> int:
 
 def move_names(mask: int) -> list[str]:
     """Names of the moves in a bitmask over move ids, in id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(MOVE_NAMES[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return [MOVE_NAMES[m] for m in bit_indices(mask)]
