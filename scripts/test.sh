@@ -3,7 +3,7 @@
 # tests in their own environment .venv-rllib (RLlib pins an older Gymnasium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export OMP_NUM_THREADS=1
+export OMP_NUM_THREADS=1 RAY_USAGE_STATS_ENABLED=0
 bash scripts/setup.sh
 .venv/bin/python -m pytest
 if bash scripts/setup_rllib.sh; then

@@ -1,0 +1,108 @@
+"""The masked MLP policy network and its portable file (torch only, no Ray).
+
+The RLlib module (:mod:`skat_env.integrations.rllib`) trains these networks; training exports
+the policy network beside each RLlib checkpoint as a plain ``torch.save`` file (layer widths +
+state dict), so a trained policy plays wherever torch is installed — ``evaluate.py`` in the main
+environment, which has no Ray — and the file loads with ``weights_only=True`` (no pickled code).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+FORMAT = "skat-env/masked-mlp/1"
+
+
+def mlp(sizes: Sequence[int]) -> nn.Sequential:
+    """Linear layers ``sizes[0] -> ... -> sizes[-1]`` with ReLU between them (none at the end)."""
+    if len(sizes) < 2 or any(int(s) < 1 for s in sizes):
+        raise ValueError(f"an MLP needs at least two positive layer widths, got {list(sizes)}")
+    layers: list[nn.Module] = []
+    for i, (n_in, n_out) in enumerate(pairwise(sizes)):
+        if i:
+            layers.append(nn.ReLU())
+        layers.append(nn.Linear(int(n_in), int(n_out)))
+    return nn.Sequential(*layers)
+
+
+def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Logits with every illegal move (mask <= 0) set to the lowest float.
+
+    After a softmax those moves have probability exactly 0; a row with no legal move (the
+    terminal observations RLlib also batches) becomes uniform instead of NaN.
+    """
+    return logits.masked_fill(mask <= 0, torch.finfo(logits.dtype).min)
+
+
+def save_policy(path: str | Path, net: nn.Sequential, **meta: Any) -> Path:
+    """Write ``net`` (built by :func:`mlp`) to ``path`` atomically; ``meta`` must be plain data."""
+    path = Path(path)
+    sizes = [net[0].in_features] + [m.out_features for m in net if isinstance(m, nn.Linear)]
+    state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save({"format": FORMAT, "sizes": sizes, "state_dict": state, "meta": meta}, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def load_policy(path: str | Path) -> tuple[nn.Sequential, dict[str, Any]]:
+    """The network saved by :func:`save_policy` (in eval mode) and its metadata."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy file at {path}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises several types for a file that is not its format
+        raise ValueError(f"{path} is not a saved skat-env policy: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a {FORMAT} policy file")
+    net = mlp(data["sizes"])
+    net.load_state_dict(data["state_dict"])
+    net.eval()
+    return net, dict(data.get("meta", {}))
+
+
+class MaskedPolicy:
+    """Chooses legal moves with a policy network: the best masked logit, or a sample."""
+
+    def __init__(self, net: nn.Sequential, deterministic: bool = True, seed: int | None = None):
+        self.net = net
+        self.deterministic = deterministic
+        self.obs_size = net[0].in_features
+        self._gen = torch.Generator().manual_seed(0 if seed is None else seed)
+
+    def reseed(self, seed: int) -> None:
+        self._gen.manual_seed(seed)
+
+    @torch.inference_mode()
+    def logits(self, observation: dict[str, Any]) -> torch.Tensor:
+        """Masked logits (shape ``[121]``) for one observation dict."""
+        obs = np.asarray(observation["observation"], dtype=np.float32)
+        if obs.shape != (self.obs_size,):
+            raise ValueError(
+                f"the policy takes observations of size {self.obs_size}, got shape {obs.shape} "
+                "(was it trained with another observation_mode?)"
+            )
+        mask = torch.as_tensor(np.asarray(observation["action_mask"]))
+        return mask_logits(self.net(torch.from_numpy(obs)), mask)
+
+    def act(self, observation: dict[str, Any]) -> int:
+        """A legal move id; raises ``ValueError`` when the mask allows none."""
+        if not np.any(observation["action_mask"]):
+            raise ValueError("asked to act with an empty action mask")
+        logits = self.logits(observation)
+        if self.deterministic:
+            return int(torch.argmax(logits))
+        probs = torch.softmax(logits, dim=-1)
+        return int(torch.multinomial(probs, 1, generator=self._gen))
+
+
+__all__ = ["FORMAT", "MaskedPolicy", "load_policy", "mask_logits", "mlp", "save_policy"]

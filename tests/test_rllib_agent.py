@@ -1,0 +1,50 @@
+"""``rllib:`` agents: resolving checkpoint paths and playing exported policies (no Ray needed)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+pytest.importorskip("torch")
+
+import evaluate  # noqa: E402
+from agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
+from skat_env.integrations.masked_mlp import mlp, save_policy  # noqa: E402
+from skat_env.moves import NUM_MOVES  # noqa: E402
+from skat_env.observation import OBS_SIZE  # noqa: E402
+
+
+@pytest.fixture
+def checkpoint(tmp_path):
+    """A checkpoint directory as train_rllib.py leaves it (policy files only)."""
+    for module in ("player_0", "player_1"):
+        save_policy(tmp_path / f"skat_policy_{module}.pt", mlp([OBS_SIZE, 8, NUM_MOVES]))
+    return tmp_path
+
+
+def test_resolve_paths(checkpoint):
+    assert resolve(f"{checkpoint}#player_1") == checkpoint / "skat_policy_player_1.pt"
+    file = checkpoint / "skat_policy_player_0.pt"
+    assert resolve(str(file)) == file
+    with pytest.raises(FileNotFoundError, match="has no policy 'shared'.*player_0, player_1"):
+        resolve(str(checkpoint))  # the default module is 'shared'
+    with pytest.raises(FileNotFoundError, match="no RLlib checkpoint"):
+        resolve(str(checkpoint / "nope"))
+    with pytest.raises(ValueError, match="not a file"):
+        resolve(f"{file}#player_0")
+
+
+def test_agent_plays_legal_games_and_pickles(checkpoint):
+    agent = RLlibAgent(f"{checkpoint}#player_0")
+    assert agent.name == f"rllib:{checkpoint}#player_0"
+    clone = pickle.loads(pickle.dumps(agent))
+    assert clone.policy is None  # workers load their own copy
+    res = evaluate.evaluate([agent, clone, "random"], deals=3, seed=1)  # illegal moves raise
+    assert sum(a["games"] for a in res["agents"].values()) == 3 * 6 * 3
+
+
+def test_agent_rejects_a_file_of_another_format(tmp_path):
+    (tmp_path / "skat_policy_shared.pt").write_bytes(b"\0junk")
+    with pytest.raises(ValueError, match="not a saved skat-env policy"):
+        RLlibAgent(str(tmp_path))
