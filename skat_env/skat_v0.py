@@ -34,8 +34,9 @@ and ten tricks (fewer when the declarer's loss is certain). Agents are fixed sea
 dealer moves one seat clockwise at each `reset()` (the first deal has dealer `player_2`,
 so `player_0` is forehand). `reset(seed=s)` reseeds the shuffle;
 `reset(options={"dealer": k, "deal": "CJ SJ ... D7"})` fixes the dealer and the 32 cards
-(forehand 10, middlehand 10, rearhand 10, skat 2). Unknown options, a bad dealer or a
-malformed deal raise `ValueError` (`skat_env.DealError` for the deal).
+(forehand 10, middlehand 10, rearhand 10, skat 2). A bad dealer or a malformed deal raise
+`ValueError` (`skat_env.DealError` for the deal); unknown option keys are ignored with a
+warning (PettingZoo's own `api_test` passes one).
 
 ## Actions
 
