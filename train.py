@@ -3,14 +3,17 @@
     python train.py                                  # ~10 minutes on two CPU cores
     python train.py --timesteps 3000000 --n-envs 4 --name long
     python train.py --name long --resume --timesteps 6000000
+    python train.py --name bc --bc-games 20000 --bc-epochs 10   # clone the heuristic first
     python train.py --help
 
 The learner plays one seat of :class:`skat_env.single_agent.SkatSingleAgentEnv` (a random seat
 each game); the two other seats are drawn per game from the opponent pool (``--opponents``):
 ``random``, ``heuristic``, any agent spec of :mod:`agents.registry` (``ppo:path.zip``), and
 ``self``: a frozen snapshot of the learner, one of the last ``--snapshot-pool`` taken every
-``--snapshot-every`` steps. Rewards are the learner seat's game score under ``--reward-mode``
-times ``--reward-scale`` (game values are in the hundreds; 0.01 brings them to a few units).
+``--snapshot-every`` steps. ``--bc-games N`` first behaviour-clones the ``heuristic`` agent
+(:func:`behaviour_clone`), so PPO starts from a player that bids and declares. Rewards are the
+learner seat's game score under ``--reward-mode`` times ``--reward-scale`` (game values are in
+the hundreds; 0.01 brings them to a few units).
 
 Everything of a run lives in ``runs/<name>/``: ``config.json``, ``progress.csv`` (PPO
 statistics), ``evals.csv`` / ``evals.json`` (evaluation history), ``learning_curve.png``,
@@ -82,6 +85,13 @@ class Args:
     net_arch: str = _f("256,256", "hidden layer sizes of the policy and value networks")
     max_minutes: float = _f(0.0, "stop after this many minutes (0: none), save and evaluate")
     resume: bool = _f(False, "continue runs/<name>/ from its latest checkpoint")
+    bc_games: int = _f(
+        0,
+        "warm start: before PPO, behaviour-clone the heuristic agent from its decisions in N "
+        "games of it playing all three seats (0: none)",
+    )
+    bc_epochs: int = _f(4, "behaviour-cloning passes over the heuristic's decisions")
+    bc_learning_rate: float = _f(1e-3, "Adam learning rate of the behaviour cloning")
     force: bool = _f(False, "overwrite an existing run of the same name")
     progress: bool = _f(True, "show a progress bar")
 
@@ -125,12 +135,17 @@ def parse_args(argv: list[str] | None) -> tuple[Args, set[str]]:
 def validate(args: Args) -> dict[str, float]:
     """Check the settings; return the normalised opponent weights."""
     positive = ("timesteps", "n_envs", "eval_deals", "eval_workers", "n_steps", "batch_size",
-                "n_epochs", "snapshot_every", "snapshot_pool", "checkpoint_every")  # fmt: skip
+                "n_epochs", "snapshot_every", "snapshot_pool", "checkpoint_every",
+                "bc_epochs")  # fmt: skip
     for name in positive:
         if getattr(args, name) <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be positive")
     if args.eval_every < 0:
         raise UsageError("--eval-every must be >= 0")
+    if args.bc_games < 0:
+        raise UsageError("--bc-games must be >= 0")
+    if not 0 < args.bc_learning_rate < 1:
+        raise UsageError("--bc-learning-rate must be in (0, 1)")
     if not args.max_minutes >= 0:
         raise UsageError("--max-minutes must be >= 0")
     if args.vec_env not in ("subproc", "dummy"):
@@ -339,6 +354,128 @@ def make_vec_env(args: Args, weights: dict[str, float], run_dir: Path):
         venv = DummyVecEnv(fns)
     venv.seed(args.seed)
     return venv
+
+
+# --- behaviour-cloning warm start ---------------------------------------------------------
+def heuristic_decisions(
+    games: int, seed: int, reward_mode: str, reward_scale: float, progress: bool = False
+) -> dict[str, np.ndarray]:
+    """Every decision of ``heuristic`` playing all three seats of ``games`` random deals.
+
+    Per decision: the acting seat's flat observation and legal mask (exactly what the learner
+    seat of the env sees), the heuristic's move, and that seat's final reward (``return``,
+    under ``reward_mode`` x ``reward_scale``: the target of the value head).
+    """
+    from tqdm import tqdm
+
+    from skat_env.aec import rewards_of
+    from skat_env.game import Game
+    from skat_env.observation import observe
+    from skat_env.single_agent import decide
+
+    agent = make_agent("heuristic", seed=seed)
+    rng = np.random.default_rng(seed)
+    obs, masks, moves, returns = [], [], [], []
+    for _ in tqdm(range(games), desc="heuristic games", unit="game", disable=not progress):
+        game, seats = Game.random(rng), []
+        while not game.is_over:
+            seat = game.to_act
+            o = observe(game, seat)
+            move = decide(agent, game, seat)
+            obs.append(o["observation"])
+            masks.append(o["action_mask"].astype(bool))
+            moves.append(move)
+            seats.append(seat)
+            game.step(move)
+        reward = rewards_of(game.result, reward_mode)
+        returns.extend(reward[s] * reward_scale for s in seats)
+    return {"obs": np.array(obs, np.float32), "mask": np.array(masks, bool),
+            "move": np.array(moves, np.int64), "return": np.array(returns, np.float32)}  # fmt: skip
+
+
+def policy_outputs(policy: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
+    """Masked action logits (illegal moves at -1e8, as MaskablePPO masks) and values."""
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    logits = policy.action_net(latent_pi).masked_fill(~mask, -1e8)
+    return logits, policy.value_net(latent_vf).squeeze(-1)
+
+
+def behaviour_clone(
+    model: Any,
+    data: dict[str, np.ndarray],
+    epochs: int,
+    learning_rate: float = 1e-3,
+    batch_size: int = 512,
+    seed: int = 0,
+    progress: bool = False,
+) -> dict[str, float]:
+    """Fit the policy to the heuristic's moves (masked cross-entropy) and the value head to
+    the final rewards (squared error), so PPO starts from a player that bids and declares
+    instead of learning to pass (a random bidder loses most games it declares).
+
+    A tenth of the decisions is held out; returns, on it, the accuracy (greedy masked argmax
+    equals the heuristic's move), the chance level (mean 1 / number of legal moves) and the
+    losses. ``epochs=0`` only measures.
+    """
+    import torch
+    from tqdm import tqdm
+
+    policy = model.policy
+    n = len(data["move"])
+    gen = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=gen)
+    n_test = max(1, n // 10)
+    test, train_idx = order[:n_test], order[n_test:]
+    obs, mask = torch.as_tensor(data["obs"]), torch.as_tensor(data["mask"])
+    move, ret = torch.as_tensor(data["move"]), torch.as_tensor(data["return"])
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    steps = epochs * -(-len(train_idx) // batch_size)
+    bar = tqdm(total=steps, desc="behaviour cloning", unit="batch", disable=not progress)
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
+        for idx in perm.split(batch_size):
+            logits, values = policy_outputs(policy, obs[idx], mask[idx])
+            pi_loss = torch.nn.functional.cross_entropy(logits, move[idx])
+            vf_loss = torch.nn.functional.mse_loss(values, ret[idx])
+            optimizer.zero_grad()
+            (pi_loss + vf_loss).backward()
+            optimizer.step()
+            bar.update()
+            bar.set_postfix(pi_loss=f"{pi_loss.item():.3f}", vf_loss=f"{vf_loss.item():.3f}")
+    bar.close()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        logits, values = policy_outputs(policy, obs[test], mask[test])
+        accuracy = (logits.argmax(-1) == move[test]).float().mean().item()
+        pi_loss = torch.nn.functional.cross_entropy(logits, move[test]).item()
+        vf_loss = torch.nn.functional.mse_loss(values, ret[test]).item()
+    chance = float((1.0 / data["mask"][test.numpy()].sum(1)).mean())
+    return {"decisions": n, "held_out": n_test, "accuracy": accuracy, "chance": chance,
+            "pi_loss": pi_loss, "value_loss": vf_loss}  # fmt: skip
+
+
+def warm_start(model: Any, args: Args, run_dir: Path) -> dict[str, float]:
+    """``--bc-games``: clone the heuristic into a fresh model; log the result, save it as
+    bc_model.zip and its figures as bc.json."""
+    t = time.perf_counter()
+    data = heuristic_decisions(args.bc_games, args.seed, args.reward_mode, args.reward_scale,
+                               args.progress)  # fmt: skip
+    stats = behaviour_clone(model, data, args.bc_epochs, args.bc_learning_rate,
+                            seed=args.seed, progress=args.progress)  # fmt: skip
+    stats["games"] = args.bc_games
+    stats["seconds"] = round(time.perf_counter() - t, 1)
+    (run_dir / "bc.json").write_text(json.dumps(stats, indent=1))
+    save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO update
+    print(f"behaviour cloning: {stats['decisions']:,} heuristic decisions from {args.bc_games:,} "
+          f"games, held-out accuracy {stats['accuracy']:.1%} (chance {stats['chance']:.1%}), "
+          f"value loss {stats['value_loss']:.3f}, {stats['seconds']:.0f} s")  # fmt: skip
+    return stats
 
 
 # --- logging --------------------------------------------------------------------------------
@@ -590,6 +727,8 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         model = build_model(args, venv, run_dir)
         model.set_logger(csv_logger(run_dir / "progress.csv"))
         start = model.num_timesteps
+        if start == 0 and not args.resume and args.bc_games:
+            warm_start(model, args, run_dir)
         trainer = Trainer(args, run_dir, start)
         if not any(trainer.snap_dir.glob("step_*.zip")):
             trainer.snapshot(model)  # self-play needs an opponent from the first game

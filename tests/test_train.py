@@ -126,6 +126,8 @@ def test_max_minutes_stops_early_and_still_saves_and_evaluates(in_tmp, capsys):
         (["--n-envs", "0"], "--n-envs must be positive"),
         (["--reward-mode", "points"], "--reward-mode"),
         (["--net-arch", "64,x"], "--net-arch"),
+        (["--bc-games", "-1"], "--bc-games"),
+        (["--bc-epochs", "0"], "--bc-epochs"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(in_tmp, capsys, argv, match):
@@ -164,3 +166,62 @@ def test_snapshot_agent_plays_like_the_registry_ppo_agent(in_tmp):
             move = fast.act(obs)
             assert move == ref.act(obs)
             game.step(move)
+
+
+# --- behaviour-cloning warm start ------------------------------------------------------------
+def test_heuristic_decisions_are_the_heuristics_legal_moves_with_final_rewards():
+    data = train.heuristic_decisions(6, seed=5, reward_mode="seeger_fabian", reward_scale=0.01)
+    n = len(data["move"])
+    assert n >= 6 * 3 and data["obs"].shape == (n, 450) and data["mask"].shape == (n, 121)
+    assert data["mask"][np.arange(n), data["move"]].all()  # every move was legal
+    again = train.heuristic_decisions(6, seed=5, reward_mode="seeger_fabian", reward_scale=0.01)
+    assert all(np.array_equal(data[k], again[k]) for k in data)
+    # replay the first game: same moves, and each decision's return is its seat's SF x 0.01
+    heuristic, i = make_agent("heuristic", seed=5), 0
+    game = Game.random(np.random.default_rng(5))
+    seats = []
+    while not game.is_over:
+        obs = observe(game, game.to_act)
+        assert np.array_equal(obs["observation"], data["obs"][i])
+        assert heuristic.act(obs) == data["move"][i]
+        seats.append(game.to_act)
+        game.step(int(data["move"][i]))
+        i += 1
+    sf = game.result.seeger_fabian
+    assert np.allclose(data["return"][:i], [0.01 * sf[s] for s in seats])
+
+
+def test_behaviour_cloning_agrees_with_the_heuristic_above_chance():
+    from sb3_contrib import MaskablePPO
+
+    from skat_env.single_agent import SkatSingleAgentEnv
+
+    data = train.heuristic_decisions(15, seed=0, reward_mode="seeger_fabian", reward_scale=0.01)
+    assert len(data["move"]) >= 400
+    model = MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [64, 64]})  # fmt: skip
+    before = train.behaviour_clone(model, data, epochs=0)
+    after = train.behaviour_clone(model, data, epochs=15, learning_rate=3e-3, batch_size=64)
+    assert before["chance"] == after["chance"] < 0.6
+    assert after["accuracy"] > after["chance"] + 0.1
+    assert after["accuracy"] > before["accuracy"] + 0.1
+    assert after["pi_loss"] < before["pi_loss"] and after["value_loss"] < before["value_loss"]
+
+
+def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
+    bc = ("--bc-games", "4", "--bc-epochs", "1", "--eval-every", "0", "--timesteps", "128")
+    assert run("--name", "bc1", *bc) == 0
+    assert "behaviour cloning:" in capsys.readouterr().out
+    assert run("--name", "bc2", *bc) == 0
+    assert run("--name", "plain", "--eval-every", "0", "--timesteps", "128") == 0
+    runs = in_tmp / "runs"
+    stats = json.loads((runs / "bc1" / "bc.json").read_text())
+    assert stats["games"] == 4 and 0 <= stats["accuracy"] <= 1
+    assert not (runs / "plain" / "bc.json").exists()
+    p1, p2, p0 = (params(runs / n / "final_model.zip") for n in ("bc1", "bc2", "plain"))
+    assert all(np.array_equal(x, y) for x, y in zip(p1, p2, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(p1, p0, strict=True))
+    # resuming does not clone again
+    capsys.readouterr()
+    assert train.main(["--name", "bc1", "--resume", "--timesteps", "192", "--no-progress"]) == 0
+    assert "behaviour cloning:" not in capsys.readouterr().out
