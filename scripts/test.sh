@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=1 RAY_USAGE_STATS_ENABLED=0
 bash scripts/setup.sh
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
 .venv/bin/python -m pytest
 if bash scripts/setup_rllib.sh; then
     .venv-rllib/bin/python -m pytest -p no:cacheprovider tests/test_rllib.py \

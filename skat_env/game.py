@@ -153,8 +153,9 @@ class Game:
         self.result: Result | None = None
 
     @classmethod
-    def random(cls, rng: np.random.Generator | int | None = None, dealer: int = 2) -> Game:
-        return cls(random_deal(rng), dealer)
+    def random(cls, seed: np.random.Generator | int | None = None, dealer: int = 2) -> Game:
+        """A game on a shuffled deal from a seed or a NumPy generator."""
+        return cls(random_deal(seed), dealer)
 
     # --- seats and positions ---
     def seat_of(self, position: int) -> int:

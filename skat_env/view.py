@@ -93,7 +93,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
         discarded=game.discarded if is_decl else 0,
         open_hand=game.open_hand,
         played=tuple(game.played),
-        trick=tuple(zip(_TRICK_SEATS[leader], trick)) if trick else (),
+        trick=tuple(zip(_TRICK_SEATS[leader], trick, strict=False)) if trick else (),
         trick_leader=leader if phase == PLAY else -1,
         voids=tuple(game.voids),
         points=tuple(game.points_won),
