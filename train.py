@@ -736,7 +736,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
             trainer.evaluate(model)  # the starting point of the learning curve
         if start < args.timesteps:
             print(f"training {run_dir} from {start:,} to {args.timesteps:,} steps; "
-                  f"opponents {weights}")  # fmt: skip
+                  f"opponents {', '.join(f'{k}:{v:.2f}' for k, v in weights.items())}")  # fmt: skip
             try:
                 model.learn(args.timesteps - start, reset_num_timesteps=False,
                             callback=trainer.callback(args.timesteps, start))  # fmt: skip
