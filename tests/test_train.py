@@ -21,7 +21,8 @@ from skat_env.observation import observe  # noqa: E402
 
 TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
         "--n-epochs", "2", "--net-arch", "32,32", "--eval-every", "128", "--eval-deals", "3",
-        "--snapshot-every", "64", "--checkpoint-every", "128", "--no-progress"]  # fmt: skip
+        "--snapshot-every", "64", "--checkpoint-every", "128", "--no-progress",
+        "--bc-games", "0"]  # fmt: skip
 
 
 @pytest.fixture
