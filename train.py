@@ -155,7 +155,7 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--vec-env must be subproc or dummy, got {args.vec_env!r}")
     if args.seat not in (-1, 0, 1, 2):
         raise UsageError(f"--seat must be -1, 0, 1 or 2, got {args.seat}")
-    from skat_env.aec import REWARD_MODES
+    from skat_env.rewards import REWARD_MODES
 
     if args.reward_mode not in REWARD_MODES:
         raise UsageError(f"--reward-mode must be one of {', '.join(REWARD_MODES)}")
@@ -371,9 +371,9 @@ def heuristic_decisions(
     """
     from tqdm import tqdm
 
-    from skat_env.aec import rewards_of
     from skat_env.game import Game
     from skat_env.observation import observe
+    from skat_env.rewards import rewards_of
     from skat_env.single_agent import decide
 
     agent = make_agent("heuristic", seed=seed)

@@ -10,13 +10,13 @@ with :func:`view_of` (the decoder of the observation, so nothing hidden can reac
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from skat_env.observation import decode, mask_to_int
 from skat_env.view import PlayerView
+from skat_env.view import without_history as observation_view
 
 
 class Agent(ABC):
@@ -61,11 +61,6 @@ class ViewAgent(Agent):
 def view_of(observation: dict[str, Any]) -> PlayerView:
     """The player view an observation dict encodes, with the legal set from its mask."""
     return decode(np.asarray(observation["observation"]), observation["action_mask"])
-
-
-def observation_view(view: PlayerView) -> PlayerView:
-    """``view`` reduced to what the default observation holds (no play history)."""
-    return replace(view, play_sequence=()) if view.play_sequence else view
 
 
 def legal_moves(observation: dict[str, Any]) -> int:

@@ -25,11 +25,11 @@ from .observation import (
     encode,
     encode_state,
 )
+from .rewards import REWARD_MODES, rewards_of
 from .view import PlayerView, player_view
 
 AGENTS = ("player_0", "player_1", "player_2")
 SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
-REWARD_MODES = ("zero_sum", "list", "seeger_fabian")
 OBSERVATION_MODES = ("default", "history")
 RENDER_MODES = ("human", "ansi")
 RESET_OPTIONS = ("dealer", "deal")
@@ -48,17 +48,6 @@ def action_to_move(action: int) -> str:
 def move_to_action(name: str) -> int:
     """Action index of an engine move name (``"CJ"``, ``"18"``, ``"grand ouvert"``)."""
     return move_id(name)
-
-
-def rewards_of(result: Result, reward_mode: str) -> tuple[float, float, float]:
-    """Per-seat rewards of a finished game under a reward mode (passed in: all 0)."""
-    if result.passed_in:
-        return 0.0, 0.0, 0.0
-    if reward_mode == "seeger_fabian":
-        return tuple(float(x) for x in result.seeger_fabian)
-    out = [0.0, 0.0, 0.0] if reward_mode == "list" else [-result.score / 2] * 3
-    out[result.declarer] = float(result.score)
-    return out[0], out[1], out[2]
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:

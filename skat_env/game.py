@@ -9,29 +9,25 @@ public method also accepts or returns move names.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from .bidding import POSITION_NAMES, Auction
 from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, bit_indices, names_of, parse_cards
 from .moves import (
-    DECLARATIONS,
     FIRST_BID,
-    FIRST_DECLARATION,
     HAND,
-    HAND_DECLARATIONS,
     HOLD,
     MOVE_NAMES,
-    NULL_MOVE,
-    NULL_OUVERT_MOVE,
     PASS,
     PICKUP,
-    PICKUP_DECLARATIONS,
+    declared_contract,
+    legal_declarations,
     move_id,
     move_names,
 )
-from .scoring import Contract, null_value, score_game, seeger_fabian
+from .scoring import Contract, score_game, seeger_fabian
 from .tables import BID_VALUES, EFFECTIVE_SUIT, FOLLOW_MASK, NULL, points_of
 from .tricks import legal_cards, trick_winner
 
@@ -216,12 +212,7 @@ class Game:
         if phase == DISCARD:
             return self.hands[self.declarer]
         if phase == DECLARE:
-            mask = HAND_DECLARATIONS if self.hand_game else PICKUP_DECLARATIONS
-            bid = self.auction.bid
-            for move in (NULL_MOVE, NULL_OUVERT_MOVE):
-                if null_value(self._declaration(move)) < bid:
-                    mask &= ~(1 << move)
-            return mask
+            return legal_declarations(self.hand_game, self.auction.bid)
         return 0
 
     def legal_actions(self) -> list[int]:
@@ -229,10 +220,6 @@ class Game:
 
     def legal_moves(self) -> list[str]:
         return move_names(self.legal_mask())
-
-    def _declaration(self, move: int) -> Contract:
-        c = DECLARATIONS[move - FIRST_DECLARATION]
-        return replace(c, hand=self.hand_game or c.ouvert and c.game != NULL)
 
     # --- applying moves ---
     def play(self, move: str | int) -> None:
@@ -271,7 +258,7 @@ class Game:
             if self.discarded.bit_count() == 2:
                 self.phase = DECLARE
         else:  # DECLARE
-            self.contract = self._declaration(move)
+            self.contract = declared_contract(move, self.hand_game)
             self._game = self.contract.game
             self.phase = PLAY
             self.to_act = self.trick_leader = self.forehand

@@ -12,8 +12,10 @@ The ids are the action indices of the RL environments.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .cards import CARD_NAMES, bit_indices
-from .scoring import Contract
+from .scoring import Contract, null_value
 from .tables import BID_VALUES, GAME_INDEX, NULL
 
 FIRST_BID = 32
@@ -63,6 +65,22 @@ CARD_MOVES = (1 << 32) - 1
 PICKUP_DECLARATIONS = sum(1 << (FIRST_DECLARATION + i) for i in range(7))
 HAND_DECLARATIONS = sum(1 << (FIRST_DECLARATION + i) for i in range(len(DECLARATION_NAMES)))
 NULL_MOVE, NULL_OUVERT_MOVE = MOVE_INDEX["null"], MOVE_INDEX["null ouvert"]
+
+
+def declared_contract(move: int, hand_game: bool) -> Contract:
+    """The contract a declaration move makes (a suit/grand ouvert is always a hand game)."""
+    c = DECLARATIONS[move - FIRST_DECLARATION]
+    return replace(c, hand=hand_game or c.ouvert and c.game != NULL)
+
+
+def legal_declarations(hand_game: bool, bid: int) -> int:
+    """Bitmask of the declaration moves legal after pickup or hand at ``bid``: null
+    contracts worth less than the bid are left out (their value cannot rise)."""
+    mask = HAND_DECLARATIONS if hand_game else PICKUP_DECLARATIONS
+    for move in (NULL_MOVE, NULL_OUVERT_MOVE):
+        if null_value(declared_contract(move, hand_game)) < bid:
+            mask &= ~(1 << move)
+    return mask
 
 
 def bid_move(value: int) -> int:

@@ -27,17 +27,16 @@ An action outside the legal set ends the episode with ``illegal_reward`` (and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 import gymnasium as gym
 import numpy as np
 
-from .aec import REWARD_MODES, rewards_of
 from .game import Game, IllegalMoveError, random_deal
 from .moves import NUM_MOVES
 from .observation import OBS_SIZE, observe
-from .view import player_view
+from .rewards import REWARD_MODES, rewards_of
+from .view import player_view, without_history
 
 
 class Agent(Protocol):
@@ -64,7 +63,7 @@ def decide(policy: Policy, game: Game, seat: int) -> int:
     """
     act_view = getattr(policy, "act_view", None)
     if act_view is not None:
-        return int(act_view(replace(player_view(game, seat), play_sequence=())))
+        return int(act_view(without_history(player_view(game, seat))))
     act = getattr(policy, "act", None)
     return int((act or policy)(observe(game, seat)))
 

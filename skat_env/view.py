@@ -7,7 +7,7 @@ hidden (other hands, an unseen skat, another player's discards) can leak through
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .game import DISCARD, DONE, PLAY, Game
 from .scoring import Contract
@@ -103,4 +103,10 @@ def player_view(game: Game, seat: int) -> PlayerView:
     )
 
 
-__all__ = ["PlayerView", "player_view"]
+def without_history(view: PlayerView) -> PlayerView:
+    """``view`` reduced to what the default observation holds (no play history): what an
+    agent gets from decoding a default observation."""
+    return replace(view, play_sequence=()) if view.play_sequence else view
+
+
+__all__ = ["PlayerView", "player_view", "without_history"]

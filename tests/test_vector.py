@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat_env import vector
-from skat_env.aec import rewards_of
 from skat_env.cards import CARD_NAMES
 from skat_env.game import BIDDING, DECLARE, PLAY, Game, random_deal
 from skat_env.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_INDEX, NUM_MOVES, PASS
 from skat_env.observation import OBS_SIZE, action_mask, observe
+from skat_env.rewards import rewards_of
 from skat_env.scoring import Contract, score_game
 from skat_env.tables import BID_VALUES, STRENGTH
 
@@ -285,9 +285,3 @@ def test_step__inactive_games_keep_their_position():
     np.testing.assert_array_equal(s.obs[~active], before[~active])
     assert not s.terminated[~active].any()
     assert (s.obs[active] != before[active]).any(1).all()
-
-
-def test_reward_modes__same_as_the_aec_env():
-    from skat_env.aec import REWARD_MODES
-
-    assert vector.REWARD_MODES == REWARD_MODES

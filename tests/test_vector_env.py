@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skat_env.aec import rewards_of
 from skat_env.game import Game
 from skat_env.observation import OBS_SIZE, observe
+from skat_env.rewards import rewards_of
 from skat_env.vector_env import SkatVectorEnv
 
 

@@ -61,6 +61,7 @@ from ..game import (
 )
 from ..moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
 from ..observation import OBS_SIZE
+from ..rewards import REWARD_MODES
 from ..scoring import (
     SCHNEIDER_POINTS,
     SF_DEFENDER_BONUS,
@@ -73,7 +74,6 @@ from ..tables import GRAND, NULL
 from . import tables as T
 from .obs import encode_batch
 
-REWARD_MODES = ("zero_sum", "list", "seeger_fabian")
 ILLEGAL_MODES = ("raise", "loss")
 BIDDER_ROLE, HOLDER_ROLE, OPENER_ROLE = 0, 1, 2  # tables.AUCTION_ROLE
 _I64 = np.int64

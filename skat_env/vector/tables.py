@@ -8,31 +8,24 @@ arrays indexed with ``np.take`` (much faster than fancy indexing or ``%`` on arr
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from ..cards import CARD_POINTS, NUM_CARDS
 from ..moves import (
     DECLARATIONS,
     FIRST_BID,
-    FIRST_DECLARATION,
     HAND,
-    HAND_DECLARATIONS,
     HOLD,
-    NULL_MOVE,
-    NULL_OUVERT_MOVE,
     PASS,
     PICKUP,
-    PICKUP_DECLARATIONS,
+    legal_declarations,
 )
-from ..scoring import matadors, null_value
+from ..scoring import matadors
 from ..tables import (
     BASE_VALUES,
     BID_VALUES,
     EFFECTIVE_SUIT,
     FOLLOW_MASK,
-    NULL,
     NULL_VALUES,
     TRUMP_ORDER,
 )
@@ -95,14 +88,8 @@ ALL_BIDS = (1 << NUM_BIDS) - 1
 
 
 def _declarations_w3(hand_game: bool, bid: int) -> int:
-    """Legal declarations (word 3) as Game.legal_mask builds them: no null below the bid."""
-    mask = HAND_DECLARATIONS if hand_game else PICKUP_DECLARATIONS
-    for move in (NULL_MOVE, NULL_OUVERT_MOVE):
-        c = DECLARATIONS[move - FIRST_DECLARATION]
-        c = replace(c, hand=hand_game or c.ouvert and c.game != NULL)
-        if null_value(c) < bid:
-            mask &= ~(1 << move)
-    return mask >> W3
+    """Legal declarations (word 3 of the legal set), from the core's rule."""
+    return legal_declarations(hand_game, bid) >> W3
 
 
 # DECLARE_W3[hand_game * 64 + bid_index + 1]
