@@ -17,14 +17,8 @@ from pettingzoo import AECEnv
 
 from .game import DONE, Game, IllegalMoveError, Result, random_deal
 from .moves import MOVE_NAMES, NUM_MOVES, move_id
-from .observation import (
-    HISTORY_OBS_SIZE,
-    OBS_SIZE,
-    STATE_SIZE,
-    action_mask,
-    encode,
-    encode_state,
-)
+from .observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE, encode_state
+from .observation_tracker import ObservationTracker
 from .rewards import REWARD_MODES, rewards_of
 from .view import PlayerView, player_view
 
@@ -95,6 +89,7 @@ class raw_env(AECEnv, EzPickle):
         self._rng = np.random.default_rng()
         self._dealer = (FIRST_DEALER - 1) % 3  # the dealer of the previous deal
         self.game: Game | None = None
+        self._tracker = ObservationTracker(self._history)
 
     # --- spaces ---
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -115,6 +110,7 @@ class raw_env(AECEnv, EzPickle):
         deal = options["deal"] if "deal" in options else random_deal(self._rng)
         game = Game(deal, dealer)  # raises DealError for a malformed deal or dealer
         self.game = game
+        self._tracker.reset(game)
         self._dealer = dealer
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -159,7 +155,10 @@ class raw_env(AECEnv, EzPickle):
         game = self.game
         if type(action) is not int or not 0 <= action < NUM_MOVES:  # the usual case is cheap
             action = self._action_index(action, agent)
+        phase = game.phase
+        seat = game.to_act
         game.step(action)  # IllegalMoveError: state unchanged
+        self._tracker.moved(seat, action, phase)
         self._cumulative_rewards[agent] = 0.0
         if game.phase == DONE:
             self._finish(game.result)
@@ -190,11 +189,10 @@ class raw_env(AECEnv, EzPickle):
 
     # --- observations ---
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view = player_view(self.game, SEATS[agent])
-        return {
-            "observation": encode(view, self._history),
-            "action_mask": action_mask(view.legal_mask),
-        }
+        # The tracker holds encode(player_view(game, seat)), updated move by move.
+        seat = SEATS[agent]
+        tracker = self._tracker
+        return {"observation": tracker.observation(seat), "action_mask": tracker.mask(seat)}
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` may know now (for agents and renderers that want names)."""

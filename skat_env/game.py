@@ -20,6 +20,7 @@ from .moves import (
     HAND,
     HOLD,
     MOVE_NAMES,
+    NUM_MOVES,
     PASS,
     PICKUP,
     declared_contract,
@@ -114,6 +115,7 @@ class Game:
         "deal", "dealer", "hands", "skat", "phase", "auction", "declarer", "hand_game",
         "contract", "discarded", "trick", "trick_leader", "to_act", "tricks_won",
         "points_won", "played", "voids", "history", "result", "_game", "bids", "plays",
+        "_legal",
     )  # fmt: skip
 
     def __init__(self, deal: str | Sequence[str] | Sequence[int], dealer: int = 2):
@@ -147,6 +149,7 @@ class Game:
         self.bids = [0, 0, 0]  # per seat: highest value it bid or held
         self.plays: list[tuple[int, int]] = []  # cards played, (seat, card), in order
         self.result: Result | None = None
+        self._legal = -1  # legal_mask() cache; -1 = not computed since the last move
 
     @classmethod
     def random(cls, seed: np.random.Generator | int | None = None, dealer: int = 2) -> Game:
@@ -194,6 +197,11 @@ class Game:
     # --- legal moves ---
     def legal_mask(self) -> int:
         """Bitmask over move ids of the legal moves of the player to act (0 when over)."""
+        if self._legal < 0:  # computed once per position: step() and observers both ask
+            self._legal = self._legal_mask()
+        return self._legal
+
+    def _legal_mask(self) -> int:
         phase = self.phase
         if phase == PLAY:
             trick = self.trick
@@ -236,11 +244,16 @@ class Game:
 
     def step(self, move: int) -> None:
         """Apply a move id; raises :class:`IllegalMoveError` if it is not legal."""
-        if not (isinstance(move, (int, np.integer)) and 0 <= move < len(MOVE_NAMES)):
+        if type(move) is not int:  # the usual case is a plain int
+            if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
+                raise IllegalMoveError(f"{self._who()}: {move!r} is not a move id (0..120)")
+            move = int(move)
+        if not 0 <= move < NUM_MOVES:
             raise IllegalMoveError(f"{self._who()}: {move!r} is not a move id (0..120)")
-        move = int(move)
-        if not self.legal_mask() >> move & 1:
+        legal = self._legal if self._legal >= 0 else self.legal_mask()
+        if not legal >> move & 1:
             raise IllegalMoveError(self._illegal_message(move))
+        self._legal = -1
         self.history.append((self.to_act, move))
         phase = self.phase
         if phase == PLAY:

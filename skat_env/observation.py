@@ -181,31 +181,35 @@ def encode(view: PlayerView, history: bool = False) -> np.ndarray:
     out = np.empty(HISTORY_OBS_SIZE if history else OBS_SIZE, np.float32)
     raw = np.frombuffer(cards + small.to_bytes(_SMALL_BYTES, "little"), np.uint8)
     out[:NUM_BITS] = np.unpackbits(raw, count=NUM_BITS, bitorder="little")
-    out[NUM_BITS:OBS_SIZE] = _scalars(view)
+    out[NUM_BITS:OBS_SIZE] = scalar_rows(view.bids, view.points, view.tricks, view.declarer)[me]
     if history:
         out[_HIST_START:] = _history_bits(view.play_sequence, rel)
     return out
 
 
-def _scalars(view: PlayerView) -> list[float]:
-    me = view.seat
-    i1, i2 = (me + 1) % 3, (me + 2) % 3
-    b, p, t = view.bids, view.points, view.tricks
-    decl = view.declarer
-    if decl < 0:
-        own_p = other_p = own_t = other_t = 0
-    else:
-        dp, dt = p[decl], t[decl]
-        fp, ft = p[0] + p[1] + p[2] - dp, t[0] + t[1] + t[2] - dt
-        own_p, other_p, own_t, other_t = (dp, fp, dt, ft) if decl == me else (fp, dp, ft, dt)
+def scalar_rows(
+    b: tuple[int, ...], p: tuple[int, ...], t: tuple[int, ...], decl: int
+) -> tuple[tuple[float, ...], ...]:
+    """The scalar fields (``bids`` .. ``trick_number``) of each observer seat, from the
+    per-seat bids, card points and tricks and the declarer (-1 before the auction ends)."""
+    bn = (b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID)
+    pn = (p[0] / 120, p[1] / 120, p[2] / 120)
+    tn = (t[0] / 10, t[1] / 10, t[2] / 10)
     n = t[0] + t[1] + t[2]
-    return [
-        b[me] / MAX_BID, b[i1] / MAX_BID, b[i2] / MAX_BID,
-        p[me] / 120, p[i1] / 120, p[i2] / 120,
-        t[me] / 10, t[i1] / 10, t[i2] / 10,
-        own_p / 120, other_p / 120, own_t / 10, other_t / 10,
-        n / 10,
-    ]  # fmt: skip
+    if decl < 0:
+        declarer_side = defender_side = (0.0, 0.0, 0.0, 0.0)
+    else:  # own side first: (own points, other points, own tricks, other tricks)
+        dp, dt = p[decl], t[decl]
+        fp, ft = p[0] + p[1] + p[2] - dp, n - dt
+        declarer_side = (dp / 120, fp / 120, dt / 10, ft / 10)
+        defender_side = (fp / 120, dp / 120, ft / 10, dt / 10)
+    rows = []
+    for me, i1, i2 in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        side = declarer_side if me == decl else defender_side
+        rows.append(
+            (bn[me], bn[i1], bn[i2], pn[me], pn[i1], pn[i2], tn[me], tn[i1], tn[i2], *side, n / 10)
+        )
+    return tuple(rows)
 
 
 _HISTORY_ZEROS = bytes(MAX_PLAYS * _SLOT)
@@ -221,17 +225,19 @@ def _history_bits(sequence: tuple[tuple[int, int], ...], rel: tuple[int, ...]) -
     return np.frombuffer(buf, np.uint8)
 
 
+_BYTE_BITS = tuple(bytes(b >> i & 1 for i in range(8)) for b in range(256))  # byte -> 8 flags
+_NO_MOVES = bytes(NUM_MOVES - NUM_CARDS)
+
+
 def action_mask(legal: int) -> np.ndarray:
-    """``int8[121]`` mask (1 = legal) of a bitmask over move ids."""
-    if legal.bit_count() <= 12:  # the usual case (cards, hand/pickup): set bits one by one
-        buf = bytearray(NUM_MOVES)
-        while legal:
-            low = legal & -legal
-            buf[low.bit_length() - 1] = 1
-            legal ^= low
-        return np.frombuffer(buf, np.int8)
-    raw = np.frombuffer(legal.to_bytes(16, "little"), np.uint8)
-    return np.unpackbits(raw, count=NUM_MOVES, bitorder="little").view(np.int8)
+    """``int8[121]`` mask (1 = legal) of a bitmask over move ids (a fresh, writable array)."""
+    t = _BYTE_BITS
+    if legal >> NUM_CARDS:  # bids, skat and declaration moves
+        raw = b"".join([t[legal >> i & 255] for i in range(0, NUM_MOVES, 8)])[:NUM_MOVES]
+    else:  # cards, the usual case
+        raw = t[legal & 255] + t[legal >> 8 & 255] + t[legal >> 16 & 255] + t[legal >> 24]
+        raw += _NO_MOVES
+    return np.frombuffer(bytearray(raw), np.int8)
 
 
 def mask_to_int(mask: np.ndarray) -> int:
