@@ -140,23 +140,13 @@ class raw_env(AECEnv, EzPickle):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.game is None:
-            raise RuntimeError("step() before reset()")
-        if not self.agents:
-            raise RuntimeError("the game is over and every agent has left; call reset()")
-        if self.terminations[agent] or self.truncations[agent]:
-            if action is not None:
-                raise ValueError(
-                    f"the game is over; {agent} may only step None (got {action!r}); "
-                    "call reset() for a new deal"
-                )
-            self._was_dead_step(action)
-            return
         game = self.game
+        if game is None or not self.agents or self.terminations[agent] or self.truncations[agent]:
+            self._step_outside_play(agent, action)
+            return
         if type(action) is not int or not 0 <= action < NUM_MOVES:  # the usual case is cheap
             action = self._action_index(action, agent)
-        phase = game.phase
-        seat = game.to_act
+        phase, seat = game.phase, game.to_act
         game.step(action)  # IllegalMoveError: state unchanged
         self._tracker.moved(seat, action, phase)
         self._cumulative_rewards[agent] = 0.0
@@ -166,6 +156,19 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = AGENTS[game.to_act]
         if self.render_mode == "human":
             self.render()
+
+    def _step_outside_play(self, agent: str, action: Any) -> None:
+        """A step before reset, after everyone left, or by an agent whose game is over."""
+        if self.game is None:
+            raise RuntimeError("step() before reset()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left; call reset()")
+        if action is not None:
+            raise ValueError(
+                f"the game is over; {agent} may only step None (got {action!r}); "
+                "call reset() for a new deal"
+            )
+        self._was_dead_step(action)
 
     def _action_index(self, action: Any, agent: str) -> int:
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":

@@ -78,6 +78,8 @@ _RESULT_FIELDS = tuple(f.name for f in fields(Result))
 def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
     """32 card ids from 32 names (or ids) in the order forehand 10, middlehand 10,
     rearhand 10, skat 2. Raises :class:`DealError` saying what is wrong."""
+    if type(deal) is list and len(deal) == NUM_CARDS and _is_permutation(deal):
+        return deal  # the usual case: a shuffled deck from random_deal()
     if isinstance(deal, np.ndarray):
         deal = deal.tolist()
     if isinstance(deal, str) or (len(deal) and isinstance(deal[0], str)):
@@ -100,6 +102,18 @@ def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
         missing = sorted(set(CARD_NAMES) - {CARD_NAMES[c] for c in cards})
         raise DealError(f"malformed deal: duplicate cards {dup}, missing {missing}")
     return cards
+
+
+_CARD_IDS = frozenset(range(NUM_CARDS))
+
+
+def _is_permutation(cards: list) -> bool:
+    """Whether a 32-item list holds each card id 0..31 once (plain ints only)."""
+    return (
+        all(type(c) is int for c in cards)
+        and _CARD_IDS.issuperset(cards)
+        and (len(set(cards)) == NUM_CARDS)
+    )
 
 
 def random_deal(rng: np.random.Generator | int | None = None) -> list[int]:
@@ -126,9 +140,10 @@ class Game:
         self.dealer = dealer
         hands = [0, 0, 0]
         for pos in range(3):
-            seat = (dealer + 1 + pos) % 3
+            hand = 0
             for c in cards[10 * pos : 10 * pos + 10]:
-                hands[seat] |= 1 << c
+                hand |= 1 << c
+            hands[(dealer + 1 + pos) % 3] = hand
         self.hands = hands
         self.skat = (1 << cards[30]) | (1 << cards[31])
         self.phase = BIDDING

@@ -189,27 +189,26 @@ def encode(view: PlayerView, history: bool = False) -> np.ndarray:
 
 def scalar_rows(
     b: tuple[int, ...], p: tuple[int, ...], t: tuple[int, ...], decl: int
-) -> tuple[tuple[float, ...], ...]:
-    """The scalar fields (``bids`` .. ``trick_number``) of each observer seat, from the
-    per-seat bids, card points and tricks and the declarer (-1 before the auction ends)."""
-    bn = (b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID)
-    pn = (p[0] / 120, p[1] / 120, p[2] / 120)
-    tn = (t[0] / 10, t[1] / 10, t[2] / 10)
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The scalar fields (``bids`` .. ``trick_number``) of observer seats 0, 1 and 2, from
+    the per-seat bids, card points and tricks and the declarer (-1 before the auction ends).
+    Per-seat values come in relative order (self, next, previous)."""
+    b0, b1, b2 = b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID
+    p0, p1, p2 = p[0] / 120, p[1] / 120, p[2] / 120
+    t0, t1, t2 = t[0] / 10, t[1] / 10, t[2] / 10
     n = t[0] + t[1] + t[2]
     if decl < 0:
-        declarer_side = defender_side = (0.0, 0.0, 0.0, 0.0)
-    else:  # own side first: (own points, other points, own tricks, other tricks)
+        side = [(0.0, 0.0, 0.0, 0.0, n / 10)] * 3
+    else:  # own side first: own points, other points, own tricks, other tricks
         dp, dt = p[decl], t[decl]
         fp, ft = p[0] + p[1] + p[2] - dp, n - dt
-        declarer_side = (dp / 120, fp / 120, dt / 10, ft / 10)
-        defender_side = (fp / 120, dp / 120, ft / 10, dt / 10)
-    rows = []
-    for me, i1, i2 in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        side = declarer_side if me == decl else defender_side
-        rows.append(
-            (bn[me], bn[i1], bn[i2], pn[me], pn[i1], pn[i2], tn[me], tn[i1], tn[i2], *side, n / 10)
-        )
-    return tuple(rows)
+        side = [(fp / 120, dp / 120, ft / 10, dt / 10, n / 10)] * 3
+        side[decl] = (dp / 120, fp / 120, dt / 10, ft / 10, n / 10)
+    return (
+        (b0, b1, b2, p0, p1, p2, t0, t1, t2, *side[0]),
+        (b1, b2, b0, p1, p2, p0, t1, t2, t0, *side[1]),
+        (b2, b0, b1, p2, p0, p1, t2, t0, t1, *side[2]),
+    )
 
 
 _HISTORY_ZEROS = bytes(MAX_PLAYS * _SLOT)
@@ -232,6 +231,8 @@ _NO_MOVES = bytes(NUM_MOVES - NUM_CARDS)
 def action_mask(legal: int) -> np.ndarray:
     """``int8[121]`` mask (1 = legal) of a bitmask over move ids (a fresh, writable array)."""
     t = _BYTE_BITS
+    if not legal:
+        return np.zeros(NUM_MOVES, np.int8)
     if legal >> NUM_CARDS:  # bids, skat and declaration moves
         raw = b"".join([t[legal >> i & 255] for i in range(0, NUM_MOVES, 8)])[:NUM_MOVES]
     else:  # cards, the usual case

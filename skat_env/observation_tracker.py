@@ -92,8 +92,15 @@ class _Index:
         self.hand = tuple(tuple(seat * size + _HAND + c for c in cards) for seat in range(3))
         self.played = per_seat(_PLAYED, NUM_CARDS)
         self.trick = per_seat(_TRICK, NUM_CARDS)
-        self.voids = per_seat(_VOIDS, _NUM_SUITS)
         self.to_act = tuple(t[0] for t in per_seat(_TO_ACT))
+        # a card played: entries cleared, and set while its trick goes on
+        self.card_off = tuple(
+            tuple((self.hand[seat][c], *self.to_act[seat]) for c in cards) for seat in range(3)
+        )
+        self.card_on = tuple(
+            tuple((*self.played[seat][c], *self.trick[seat][c]) for c in cards) for seat in range(3)
+        )
+        self.voids = per_seat(_VOIDS, _NUM_SUITS)
         self.leader = tuple(t[0] for t in per_seat(_LEADER))
         self.passed = tuple(t[0] for t in per_seat(_PASSED))
         self.declarer = tuple(t[0] for t in per_seat(_DECLARER))
@@ -127,6 +134,18 @@ def _index(size: int) -> _Index:
     return _Index(size)
 
 
+@cache
+def _start_rows(dealer: int, history: bool) -> tuple[np.ndarray, ...]:
+    """Each seat's encoding at the start of a deal, without its hand: everything else
+    there (seat, position, dealer, phase, who bids first) depends on the dealer only."""
+    game = Game(range(NUM_CARDS), dealer)
+    rows = tuple(encode(player_view(game, seat), history) for seat in range(3))
+    for row in rows:
+        row[LAYOUT["hand"]] = 0.0
+        row.flags.writeable = False
+    return rows
+
+
 class ObservationTracker:
     """The encoded observations of the three seats of one game, updated as it is played.
 
@@ -136,7 +155,18 @@ class ObservationTracker:
     re-encoded from the player view when read.
     """
 
-    __slots__ = ("history", "_game", "_rows", "_v", "_ix", "_fresh", "_voids", "_bid", "_bytes")
+    __slots__ = (
+        "history",
+        "_game",
+        "_rows",
+        "_v",
+        "_ix",
+        "_fresh",
+        "_voids",
+        "_bid",
+        "_bytes",
+        "_open_seat",
+    )
 
     def __init__(self, history: bool = False):
         self.history = history
@@ -149,14 +179,25 @@ class ObservationTracker:
         self._fresh: list[int] = []  # seats whose row equals their encoding now
         self._voids = [0, 0, 0]  # game.voids as last written
         self._bid = 0  # auction bid as last written
+        self._open_seat = -1  # the declarer in an ouvert game
         self._game: Game | None = None
 
     def reset(self, game: Game) -> None:
-        """Track a new game (rows are encoded when first read)."""
+        """Track a new game."""
         self._game = game
-        self._fresh = []
         self._voids = list(game.voids)
         self._bid = game.auction.bid
+        c = game.contract
+        self._open_seat = game.declarer if c is not None and c.ouvert else -1
+        if game.history:  # not a fresh deal: encode each row when it is first read
+            self._fresh = []
+            return
+        # A fresh deal: each row is the start position of its seat plus its own hand.
+        starts = _start_rows(game.dealer, self.history)
+        for seat, offset in enumerate(self._ix.rows):
+            self._rows[seat][:] = starts[seat]
+            _set_cards(self._v, (offset + _HAND,), game.hands[seat])
+        self._fresh = [0, 1, 2]
 
     def observation(self, seat: int) -> np.ndarray:
         """A copy of ``seat``'s current observation vector."""
@@ -182,12 +223,11 @@ class ObservationTracker:
     # --- one method per kind of move; each writes what that move can change ---
     def _card(self, seat: int, card: int) -> None:
         game, v, ix = self._game, self._v, self._ix
-        v[ix.hand[seat][card]] = 0.0
-        if game.contract.ouvert and seat == game.declarer:
+        for i in ix.card_off[seat][card]:  # own hand, to_act
+            v[i] = 0.0
+        if seat == self._open_seat:  # the ouvert declarer's card leaves the open hand
             for i in ix.open[card]:
                 v[i] = 0.0
-        for i in ix.played[seat][card]:
-            v[i] = 1.0
         if self.history:
             for i in ix.history[len(game.plays) - 1][seat][card]:
                 v[i] = 1.0
@@ -198,10 +238,8 @@ class ObservationTracker:
                 if new >> suit & 1:
                     for i in ix.voids[seat][suit]:
                         v[i] = 1.0
-        for i in ix.to_act[seat]:
-            v[i] = 0.0
         if game.trick:  # the trick goes on
-            for i in ix.trick[seat][card]:
+            for i in ix.card_on[seat][card]:  # played, trick
                 v[i] = 1.0
             for i in ix.to_act[game.to_act]:
                 v[i] = 1.0
@@ -210,6 +248,8 @@ class ObservationTracker:
         (s1, first), (s2, second) = game.plays[-3:-1]
         for i in (*ix.trick[s1][first], *ix.trick[s2][second], *ix.leader[s1]):
             v[i] = 0.0
+        for i in ix.played[seat][card]:
+            v[i] = 1.0
         self._write_scalars()
         if game.phase == DONE:
             _switch(v, ix.phase[PLAY], ix.phase[DONE])
@@ -262,6 +302,7 @@ class ObservationTracker:
             _set_cards(v, ix.small, _contract_bits(game.contract))  # bits, not cards
             if game.contract.ouvert:
                 _set_cards(v, ix.open_rows, game.hands[seat])
+                self._open_seat = seat
             _switch(v, ix.to_act[seat], ix.to_act[game.to_act])
             for i in ix.leader[game.trick_leader]:
                 v[i] = 1.0
