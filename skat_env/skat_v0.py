@@ -97,20 +97,19 @@ shows only what one player may see, for people playing against agents.
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv
 
 from .aec import action_to_move, move_to_action, raw_env
+from .wrappers import wrap
 
 ILLEGAL_MOVE_REWARD = -1
 
 
-def env(**kwargs) -> wrappers.OrderEnforcingWrapper:
+def env(**kwargs) -> AECEnv:
     """The raw environment in PettingZoo's standard wrappers (illegal move terminates
-    with reward -1, out-of-bounds assertion, call-order enforcement)."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_MOVE_REWARD)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    with reward -1, out-of-bounds assertion, call-order enforcement); see
+    :mod:`skat_env.wrappers`."""
+    return wrap(raw_env(**kwargs), illegal_reward=ILLEGAL_MOVE_REWARD)
 
 
 __all__ = ["action_to_move", "env", "move_to_action", "raw_env"]
