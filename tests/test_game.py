@@ -212,3 +212,44 @@ def test_copy__is_independent():
     h = g.copy()
     play_random(h, random.Random(0))
     assert g.history == [] and g.phase == 0 and h.is_over
+
+
+@pytest.mark.parametrize(
+    "deal, message",
+    [
+        ([*range(31), 0], "duplicate"),
+        ([*range(31), 32], "0..31"),
+        (list(range(31)), "expected 32 cards"),
+    ],
+)
+def test_deal__malformed_id_lists_are_clear_errors(deal, message):
+    with pytest.raises(DealError, match=message):
+        Game(deal)
+
+
+def test_deal__a_list_of_ids_is_not_kept_by_the_game():
+    deal = list(range(32))
+    game = Game(deal)
+    deal.reverse()
+    assert game.deal == tuple(range(32)) and game.hands[0] == mask_of(list(range(10)))
+
+
+@pytest.mark.parametrize("move", [True, 1.0, "0", None])
+def test_step__a_move_that_is_not_an_int_id_is_illegal(move):
+    game = Game(list(range(32)))
+    with pytest.raises(IllegalMoveError, match="not a move id"):
+        game.step(move)
+    assert game.history == []
+
+
+def test_legal_mask__is_recomputed_after_every_move():
+    rng = random.Random(4)
+    for seed in range(30):
+        game = Game.random(seed)
+        while not game.is_over:
+            fresh = Game(game.deal, game.dealer)
+            for _, m in game.history:
+                fresh.step(m)
+            assert game.legal_mask() == fresh.legal_mask()
+            game.step(rng.choice(game.legal_actions()))
+        assert game.legal_mask() == 0
