@@ -17,14 +17,18 @@ the best round is the one the machine disturbed least.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
 
-import numpy as np
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):  # one thread: no idle BLAS pool
+    os.environ.setdefault(_var, "1")
 
-from skat_env import skat_v0
+import numpy as np  # noqa: E402
+
+from skat_env import skat_v0  # noqa: E402
 
 
 def bench_skat_env(games: int, seed: int, raw: bool, history: bool) -> tuple[int, float, float]:

@@ -193,9 +193,7 @@ class raw_env(AECEnv, EzPickle):
     # --- observations ---
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # The tracker holds encode(player_view(game, seat)), updated move by move.
-        seat = SEATS[agent]
-        tracker = self._tracker
-        return {"observation": tracker.observation(seat), "action_mask": tracker.mask(seat)}
+        return self._tracker.observe(SEATS[agent])
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` may know now (for agents and renderers that want names)."""

@@ -199,17 +199,26 @@ class ObservationTracker:
             _set_cards(self._v, (offset + _HAND,), game.hands[seat])
         self._fresh = [0, 1, 2]
 
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        """PettingZoo's observation dict of ``seat``: :meth:`observation` and :meth:`mask`."""
+        game = self._game
+        legal = game.legal_mask() if game.to_act == seat else 0
+        return {"observation": self._row(seat).copy(), "action_mask": action_mask(legal)}
+
     def observation(self, seat: int) -> np.ndarray:
         """A copy of ``seat``'s current observation vector."""
-        if seat not in self._fresh:
-            self._rows[seat][:] = encode(player_view(self._game, seat), self.history)
-            self._fresh.append(seat)
-        return self._rows[seat].copy()
+        return self._row(seat).copy()
 
     def mask(self, seat: int) -> np.ndarray:
         """``seat``'s action mask: the legal moves if it is to act, else all zeros."""
         game = self._game
         return action_mask(game.legal_mask() if game.to_act == seat else 0)
+
+    def _row(self, seat: int) -> np.ndarray:
+        if seat not in self._fresh:  # a new game or a passed-in end: encode from the view
+            self._rows[seat][:] = encode(player_view(self._game, seat), self.history)
+            self._fresh.append(seat)
+        return self._rows[seat]
 
     def moved(self, seat: int, move: int, phase_before: int) -> None:
         """Bring the rows up to date after ``seat`` made ``move`` in ``phase_before``."""
