@@ -1,0 +1,39 @@
+"""The env benchmarks run end to end (tiny sizes) and refuse bad arguments."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench_env  # noqa: E402
+import bench_env_parts  # noqa: E402
+
+
+@pytest.mark.parametrize("extra", [["--raw"], [], ["--raw", "--history"]])
+def test_bench_env__prints_best_and_median_rates(capsys, extra):
+    assert bench_env.main(["--games", "4", "--rounds", "2", "--no-openspiel", *extra]) == 0
+    out = capsys.readouterr().out
+    assert out.count("round ") == 2 and "best" in out and "median" in out
+
+
+def test_bench_env__bad_arguments_exit_2(capsys):
+    assert bench_env.main(["--games", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_bench_env_parts__times_every_part(capsys):
+    assert bench_env_parts.main(["--games", "4", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for part in ("engine", "+ tracker", "+ observe", "raw_env loop", "loop floor"):
+        assert part in out
+
+
+def test_bench_env_parts__replays_the_recorded_games_exactly():
+    records = bench_env_parts.record_games(6, seed=2)
+    bench_env_parts.engine(records)  # raises IllegalMoveError if a replay diverged
+    bench_env_parts.raw_env_loop(records)
+    assert all(moves for _, _, moves in records)
