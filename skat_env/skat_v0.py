@@ -82,7 +82,14 @@ score, flags).
 `ValueError` for an action other than `None` after the end, `RuntimeError` for a step
 after every agent left. `env()` wraps the raw env in PettingZoo's
 `TerminateIllegalWrapper` (an illegal action ends the game, -1 for the offender),
-`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper`.
+`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed in `skat_env.wrappers`
+only to read the per-step attributes without `__getattr__`; the behaviour is PettingZoo's).
+
+## Speed
+
+The raw env keeps each seat's encoded observation and updates it move by move
+(`skat_env.observation_tracker`), so a decision costs about as much as the move itself;
+`benchmarks/bench_env.py` measures it against OpenSpiel's `skat` in the same run.
 
 ## Rendering
 
