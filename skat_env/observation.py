@@ -187,13 +187,18 @@ def encode(view: PlayerView, history: bool = False) -> np.ndarray:
     return out
 
 
+def bid_scalars(b: tuple[int, ...]) -> tuple[float, float, float]:
+    """The ``bids`` entries of seats 0, 1, 2 (absolute order): highest bid or hold / 264."""
+    return b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID
+
+
 def scalar_rows(
     b: tuple[int, ...], p: tuple[int, ...], t: tuple[int, ...], decl: int
 ) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     """The scalar fields (``bids`` .. ``trick_number``) of observer seats 0, 1 and 2, from
     the per-seat bids, card points and tricks and the declarer (-1 before the auction ends).
     Per-seat values come in relative order (self, next, previous)."""
-    b0, b1, b2 = b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID
+    b0, b1, b2 = bid_scalars(b)
     p0, p1, p2 = p[0] / 120, p[1] / 120, p[2] / 120
     t0, t1, t2 = t[0] / 10, t[1] / 10, t[2] / 10
     n = t[0] + t[1] + t[2]

@@ -37,6 +37,7 @@ from .observation import (
     OBS_SIZE,
     _contract_bits,
     action_mask,
+    bid_scalars,
     encode,
     scalar_rows,
 )
@@ -103,6 +104,7 @@ class _Index:
         self.voids = per_seat(_VOIDS, _NUM_SUITS)
         self.leader = tuple(t[0] for t in per_seat(_LEADER))
         self.passed = tuple(t[0] for t in per_seat(_PASSED))
+        self.bids = tuple(t[0] for t in per_seat(NUM_BITS))  # the first scalars: bids
         self.declarer = tuple(t[0] for t in per_seat(_DECLARER))
         self.open = tuple(all_rows(_OPEN + c) for c in cards)
         self.skat = tuple(all_rows(_SKAT + c) for c in cards)
@@ -135,14 +137,13 @@ def _index(size: int) -> _Index:
 
 
 @cache
-def _start_rows(dealer: int, history: bool) -> tuple[np.ndarray, ...]:
+def _start_rows(dealer: int, history: bool) -> np.ndarray:
     """Each seat's encoding at the start of a deal, without its hand: everything else
     there (seat, position, dealer, phase, who bids first) depends on the dealer only."""
     game = Game(range(NUM_CARDS), dealer)
-    rows = tuple(encode(player_view(game, seat), history) for seat in range(3))
-    for row in rows:
-        row[LAYOUT["hand"]] = 0.0
-        row.flags.writeable = False
+    rows = np.stack([encode(player_view(game, seat), history) for seat in range(3)])
+    rows[:, LAYOUT["hand"]] = 0.0
+    rows.flags.writeable = False
     return rows
 
 
@@ -156,22 +157,15 @@ class ObservationTracker:
     """
 
     __slots__ = (
-        "history",
-        "_game",
-        "_rows",
-        "_v",
-        "_ix",
-        "_fresh",
-        "_voids",
-        "_bid",
-        "_bytes",
-        "_open_seat",
-    )
+        "history", "_game", "_buffer", "_rows", "_bytes", "_v", "_ix", "_fresh", "_voids",
+        "_bid", "_open_seat",
+    )  # fmt: skip
 
     def __init__(self, history: bool = False):
         self.history = history
         size = HISTORY_OBS_SIZE if history else OBS_SIZE
         buffer = np.zeros((3, size), np.float32)
+        self._buffer = buffer
         self._rows = list(buffer)  # row views: observation(seat) copies one
         self._bytes = memoryview(buffer).cast("B")
         self._v = self._bytes.cast("f")  # flat, fast single-entry writes
@@ -193,17 +187,18 @@ class ObservationTracker:
             self._fresh = []
             return
         # A fresh deal: each row is the start position of its seat plus its own hand.
-        starts = _start_rows(game.dealer, self.history)
-        for seat, offset in enumerate(self._ix.rows):
-            self._rows[seat][:] = starts[seat]
-            _set_cards(self._v, (offset + _HAND,), game.hands[seat])
+        self._buffer[:] = _start_rows(game.dealer, self.history)
+        for offset, hand in zip(self._ix.rows, game.hands, strict=True):
+            _set_cards(self._v, (offset + _HAND,), hand)
         self._fresh = [0, 1, 2]
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """PettingZoo's observation dict of ``seat``: :meth:`observation` and :meth:`mask`."""
+        if seat not in self._fresh:
+            self._row(seat)
         game = self._game
         legal = game.legal_mask() if game.to_act == seat else 0
-        return {"observation": self._row(seat).copy(), "action_mask": action_mask(legal)}
+        return {"observation": self._rows[seat].copy(), "action_mask": action_mask(legal)}
 
     def observation(self, seat: int) -> np.ndarray:
         """A copy of ``seat``'s current observation vector."""
@@ -279,7 +274,9 @@ class ObservationTracker:
             for i in ix.passed[seat]:
                 v[i] = 1.0
         else:  # a bid or hold raises the seat's own highest value
-            self._write_scalars()
+            value = bid_scalars(game.bids)[seat]
+            for i in ix.bids[seat]:
+                v[i] = value
         bid = game.auction.bid
         if bid != self._bid:
             if self._bid:
