@@ -7,8 +7,9 @@ seat (three rows of one array) and, for card plays (nine moves in ten), writes o
 entries the card changes, at flat positions looked up in tables built once:
 the player's hand, the card in ``played``, ``trick`` and ``open_hand``, ``to_act``, a new
 void, and at the end of a trick the leader and the point and trick counters. Auction,
-skat, discard and declaration moves are written the same way. A new game or a passed-in
-end marks the buffers stale, and the next request re-encodes that seat from
+skat, discard and declaration moves are written the same way. A new deal starts from the
+encoded start position of its dealer plus the hands; a passed-in end, or a game joined
+after its first move, marks the rows stale, and the next read re-encodes that seat from
 :func:`~skat_env.view.player_view`.
 
 The tests compare every buffer with ``encode(player_view(game, seat))`` after every move
@@ -67,8 +68,8 @@ _NUM_SUITS = 5  # effective suits in the voids field: C S H D trump
 class _Index:
     """Flat positions (row * size + entry) in the three stacked rows of the buffer.
 
-    ``all_rows(field, k)``: the entry ``field + k`` in every row; the ``per_seat`` tables
-    give, for an absolute seat, its relative entry in every observer's row.
+    ``all_rows(start)``: that entry in every row; ``per_seat(start)``: for an absolute
+    seat, its relative entry in every observer's row.
     """
 
     def __init__(self, size: int):
@@ -152,7 +153,7 @@ class ObservationTracker:
 
     Call :meth:`reset` with a new game, :meth:`moved` after every ``game.step``, and
     :meth:`observation` / :meth:`mask` to read a seat's current encoding. Every move
-    writes all three rows; a row that is stale (a new game, a passed-in end) is
+    writes all three rows; a row that is stale (a game joined mid-way, a passed-in end) is
     re-encoded from the player view when read.
     """
 
