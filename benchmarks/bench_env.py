@@ -27,8 +27,24 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):  # one thread: no idle 
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402
+
+
+def play_episode(env: AECEnv, rng: random.Random) -> int:
+    """One deal of the timed loop: observation and mask from ``env.last()``, a uniformly
+    random legal action, ``env.step``, until every agent has left. Returns the decisions."""
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    return steps
 
 
 def bench_skat_env(games: int, seed: int, raw: bool, history: bool) -> tuple[int, float, float]:
@@ -41,14 +57,7 @@ def bench_skat_env(games: int, seed: int, raw: bool, history: bool) -> tuple[int
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(games):
         env.reset()
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
+        steps += play_episode(env, rng)
     return steps, time.process_time() - cpu, time.perf_counter() - start
 
 

@@ -10,7 +10,8 @@ exactly the same moves, so the differences between rows are the cost of the laye
     + tracker         ... + ObservationTracker.moved after every move (the observation rows)
     + observe         ... + the observation dict (copy + mask) of the player to act
     raw_env loop      bench_env.py's loop through raw_env (reset, last(), mask.nonzero(), a
-                      random draw, step, the dead steps at the end) on the recorded deals
+                      random draw, step, the dead steps at the end) on the recorded deals;
+                      the same seed draws the same moves
     loop floor        the same loop over a stub AEC env with a constant observation: PettingZoo's
                       agent_iter/last and the loop's own work, no Skat at all
 
@@ -27,11 +28,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from bench_env import play_episode  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402
@@ -42,22 +45,16 @@ Record = tuple[tuple[int, ...], int, list[int]]  # deal, dealer, moves
 
 
 def record_games(games: int, seed: int) -> list[Record]:
+    """``games`` deals of bench_env.py's loop through raw_env, with the moves played."""
     env = skat_v0.raw_env()
     env.reset(seed=seed)
     rng = random.Random(seed)
     out = []
     for _ in range(games):
         env.reset()
-        moves: list[int] = []
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            moves.append(int(legal[rng.randrange(len(legal))]))
-            env.step(moves[-1])
-        out.append((env.game.deal, env.game.dealer, moves))
+        play_episode(env, rng)
+        game = env.unwrapped.game
+        out.append((game.deal, game.dealer, [m for _, m in game.history]))
     return out
 
 
@@ -81,20 +78,13 @@ def with_tracker(records: list[Record], observe: bool = False) -> None:
             tracker.moved(seat, m, phase)
 
 
-def raw_env_loop(records: list[Record]) -> None:
+def raw_env_loop(records: list[Record], seed: int) -> None:
+    """bench_env.py's loop on the recorded deals; the same seed draws the same moves."""
     env = skat_v0.raw_env()
-    rng = random.Random(0)
-    for deal, dealer, moves in records:
+    rng = random.Random(seed)
+    for deal, dealer, _moves in records:
         env.reset(options={"deal": list(deal), "dealer": dealer})
-        it = iter(moves)
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            rng.randrange(len(legal))  # the draw bench_env.py makes; the move is recorded
-            env.step(next(it))
+        play_episode(env, rng)
 
 
 class _StubEnv(AECEnv):
@@ -133,18 +123,12 @@ class _StubEnv(AECEnv):
             self.agent_selection = self.possible_agents[(self.agents.index(agent) + 1) % 3]
 
 
-def loop_floor(records: list[Record]) -> None:
+def loop_floor(records: list[Record], seed: int) -> None:
     env = _StubEnv()
-    rng = random.Random(0)
+    rng = random.Random(seed)
     for _deal, _dealer, moves in records:
         env.reset(options={"length": len(moves)})
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
+        play_episode(env, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         "engine": engine,
         "+ tracker": with_tracker,
         "+ observe": lambda r: with_tracker(r, observe=True),
-        "raw_env loop": raw_env_loop,
-        "loop floor": loop_floor,
+        "raw_env loop": partial(raw_env_loop, seed=args.seed),
+        "loop floor": partial(loop_floor, seed=args.seed),
     }
     times: dict[str, list[float]] = {name: [] for name in parts}
     for _ in range(args.repeats):  # interleaved, so that a slow spell hits every part

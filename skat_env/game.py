@@ -78,8 +78,6 @@ _RESULT_FIELDS = tuple(f.name for f in fields(Result))
 def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
     """32 card ids from 32 names (or ids) in the order forehand 10, middlehand 10,
     rearhand 10, skat 2. Raises :class:`DealError` saying what is wrong."""
-    if type(deal) is list and len(deal) == NUM_CARDS and _is_permutation(deal):
-        return deal  # the usual case: a shuffled deck from random_deal()
     if isinstance(deal, np.ndarray):
         deal = deal.tolist()
     if isinstance(deal, str) or (len(deal) and isinstance(deal[0], str)):
@@ -87,33 +85,31 @@ def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
             cards = parse_cards(deal)
         except ValueError as e:
             raise DealError(f"malformed deal: {e}") from None
+    elif type(deal) is list and all(type(c) is int for c in deal):
+        cards = deal  # the usual case: a shuffled deck from random_deal()
     else:
         cards = [int(c) for c in deal]
-        bad = [c for c in cards if not 0 <= c < NUM_CARDS]
-        if bad:
-            raise DealError(f"malformed deal: card ids must be 0..31, got {bad}")
-    if len(cards) != NUM_CARDS:
-        raise DealError(
-            f"malformed deal: expected 32 cards (forehand 10, middlehand 10, rearhand 10, "
-            f"skat 2), got {len(cards)}"
-        )
-    if len(set(cards)) != NUM_CARDS:
-        dup = sorted({CARD_NAMES[c] for c in cards if cards.count(c) > 1})
-        missing = sorted(set(CARD_NAMES) - {CARD_NAMES[c] for c in cards})
-        raise DealError(f"malformed deal: duplicate cards {dup}, missing {missing}")
+    if len(cards) != NUM_CARDS or not _CARD_IDS.issuperset(cards) or len(set(cards)) != NUM_CARDS:
+        raise DealError(_deal_problem(cards))
     return cards
 
 
 _CARD_IDS = frozenset(range(NUM_CARDS))
 
 
-def _is_permutation(cards: list) -> bool:
-    """Whether a 32-item list holds each card id 0..31 once (plain ints only)."""
-    return (
-        all(type(c) is int for c in cards)
-        and _CARD_IDS.issuperset(cards)
-        and (len(set(cards)) == NUM_CARDS)
-    )
+def _deal_problem(cards: list[int]) -> str:
+    """What is wrong with a list of card ids that is not a permutation of 0..31."""
+    bad = [c for c in cards if not 0 <= c < NUM_CARDS]
+    if bad:
+        return f"malformed deal: card ids must be 0..31, got {bad}"
+    if len(cards) != NUM_CARDS:
+        return (
+            f"malformed deal: expected 32 cards (forehand 10, middlehand 10, rearhand 10, "
+            f"skat 2), got {len(cards)}"
+        )
+    dup = sorted({CARD_NAMES[c] for c in cards if cards.count(c) > 1})
+    missing = sorted(set(CARD_NAMES) - {CARD_NAMES[c] for c in cards})
+    return f"malformed deal: duplicate cards {dup}, missing {missing}"
 
 
 def random_deal(rng: np.random.Generator | int | None = None) -> list[int]:

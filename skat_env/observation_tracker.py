@@ -27,10 +27,11 @@ import numpy as np
 from .cards import NUM_CARDS
 from .game import BIDDING, DISCARD, DONE, PLAY, SKAT, Game
 from .moves import HAND, PASS
-from .observation import (
+from .observation import (  # the encoder's own layout constants
     _CARD_BITS,
+    _HIST_START,
+    _REL,
     _SLOT,
-    HISTORY_LAYOUT,
     HISTORY_OBS_SIZE,
     LAYOUT,
     MAX_PLAYS,
@@ -59,8 +60,6 @@ _DECLARER = LAYOUT["declarer"].start
 _HAND_GAME = LAYOUT["hand_game"].start
 _LEADER = LAYOUT["trick_leader"].start
 _VOIDS = LAYOUT["voids"].start
-_HISTORY = HISTORY_LAYOUT["history"].start
-_REL = ((0, 1, 2), (2, 0, 1), (1, 2, 0))  # _REL[me][seat] = (seat - me) % 3
 _SCALARS = struct.Struct(f"<{OBS_SIZE - NUM_BITS}f")
 _NUM_SUITS = 5  # effective suits in the voids field: C S H D trump
 
@@ -108,12 +107,12 @@ class _Index:
         self.bids = tuple(t[0] for t in per_seat(NUM_BITS))  # the first scalars: bids
         self.declarer = tuple(t[0] for t in per_seat(_DECLARER))
         self.open = tuple(all_rows(_OPEN + c) for c in cards)
-        self.skat = tuple(all_rows(_SKAT + c) for c in cards)
         self.phase = tuple(all_rows(_PHASE + p) for p in range(6))
         self.bid = {v: all_rows(_BID + i) for i, v in enumerate(BID_VALUES)}
         self.hand_game = all_rows(_HAND_GAME)
         self.small = all_rows(_CARD_BITS)  # + bit offset of the contract fields
         self.open_rows = all_rows(_OPEN)
+        self.skat_rows = all_rows(_SKAT)
         self.scalar_offsets = tuple(4 * i for i in all_rows(NUM_BITS))  # byte offsets
         # history[k][seat][card]: the k-th play's seat and card entries in every row
         self.history = (
@@ -126,7 +125,7 @@ class _Index:
         )
 
     def _slot(self, k: int, seat: int, card: int) -> tuple[int, ...]:
-        base = _HISTORY + k * _SLOT
+        base = _HIST_START + k * _SLOT
         return tuple(
             me * self.size + base + entry for me in range(3) for entry in (_REL[me][seat], 3 + card)
         )
@@ -258,10 +257,7 @@ class ObservationTracker:
         self._write_scalars()
         if game.phase == DONE:
             _switch(v, ix.phase[PLAY], ix.phase[DONE])
-            skat = game.skat
-            for c in (skat & -skat).bit_length() - 1, skat.bit_length() - 1:
-                for i in ix.skat[c]:
-                    v[i] = 1.0
+            _set_cards(v, ix.skat_rows, game.skat)  # the skat is shown to everyone
         else:
             for i in (*ix.leader[game.trick_leader], *ix.to_act[game.to_act]):
                 v[i] = 1.0

@@ -2,7 +2,6 @@
 
 import random
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -258,17 +257,6 @@ def test_reset__unknown_option_warns():
 def test_constructor__unknown_mode_raises(kw):
     with pytest.raises(ValueError, match="must be one of"):
         skat_v0.raw_env(**kw)
-
-
-def test_wrapped_env__illegal_action_terminates_with_penalty():
-    env = skat_v0.env()
-    env.reset(seed=3)
-    agent = env.agent_selection
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env.step(MOVE_NAMES.index("hold"))
-    assert all(env.terminations.values())
-    assert env.rewards[agent] == -1 and sum(env.rewards.values()) == -1
 
 
 # --- rendering ---

@@ -32,8 +32,18 @@ def test_bench_env_parts__times_every_part(capsys):
         assert part in out
 
 
-def test_bench_env_parts__replays_the_recorded_games_exactly():
+def test_bench_env_parts__replays_the_recorded_games_exactly(monkeypatch):
     records = bench_env_parts.record_games(6, seed=2)
-    bench_env_parts.engine(records)  # raises IllegalMoveError if a replay diverged
-    bench_env_parts.raw_env_loop(records)
     assert all(moves for _, _, moves in records)
+    bench_env_parts.engine(records)  # raises IllegalMoveError if a replay diverged
+    replayed = []
+    real_play = bench_env_parts.play_episode
+
+    def play_and_keep(env, rng):
+        steps = real_play(env, rng)
+        replayed.append([m for _, m in env.unwrapped.game.history])
+        return steps
+
+    monkeypatch.setattr(bench_env_parts, "play_episode", play_and_keep)
+    bench_env_parts.raw_env_loop(records, seed=2)
+    assert replayed == [moves for _, _, moves in records]
