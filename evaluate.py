@@ -39,9 +39,9 @@ import numpy as np
 from agents.base import Agent, ViewAgent, observation_view
 from agents.human import HumanQuit
 from agents.registry import SPECS, AgentSpecError, make_agent
-from skat_env.game import Game, IllegalMoveError
-from skat_env.observation import action_mask, encode
-from skat_env.view import player_view
+from skat_env.core.game import Game, IllegalMoveError
+from skat_env.encoding.observation import action_mask, encode
+from skat_env.encoding.view import player_view
 
 FAMILIES = ("suit", "grand", "null")
 PROGRESS_MIN_GAMES = 200  # show a progress bar from this many games on
@@ -86,7 +86,7 @@ def _agent_seed(seed: int, deal: int, seating: int, seat: int) -> int:
 
 
 class LazyObservation(Mapping):
-    """The observation dict of :func:`skat_env.observation.observe`, each entry computed on
+    """The observation dict of :func:`skat_env.encoding.observation.observe`, each entry computed on
     first access (an agent that only reads the mask does not pay for the encoding)."""
 
     __slots__ = ("_game", "_seat", "_cache")

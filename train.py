@@ -6,7 +6,7 @@
     python train.py --name plain --bc-games 0          # PPO from scratch (learns to pass)
     python train.py --help
 
-The learner plays one seat of :class:`skat_env.single_agent.SkatSingleAgentEnv` (a random seat
+The learner plays one seat of :class:`skat_env.envs.single_agent.SkatSingleAgentEnv` (a random seat
 each game); the two other seats are drawn per game from the opponent pool (``--opponents``):
 ``random``, ``heuristic``, any agent spec of :mod:`agents.registry` (``ppo:path.zip``), and
 ``self``: a frozen snapshot of the learner, one of the last ``--snapshot-pool`` taken every
@@ -155,7 +155,7 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--vec-env must be subproc or dummy, got {args.vec_env!r}")
     if args.seat not in (-1, 0, 1, 2):
         raise UsageError(f"--seat must be -1, 0, 1 or 2, got {args.seat}")
-    from skat_env.rewards import REWARD_MODES
+    from skat_env.core.rewards import REWARD_MODES
 
     if args.reward_mode not in REWARD_MODES:
         raise UsageError(f"--reward-mode must be one of {', '.join(REWARD_MODES)}")
@@ -331,7 +331,7 @@ def make_env(args: Args, weights: dict[str, float], run_dir: Path):
         import torch
         from stable_baselines3.common.monitor import Monitor
 
-        from skat_env.single_agent import SkatSingleAgentEnv
+        from skat_env.envs.single_agent import SkatSingleAgentEnv
 
         torch.set_num_threads(1)
         pool = OpponentPool(weights, run_dir / "snapshots", args.snapshot_pool)
@@ -371,10 +371,10 @@ def heuristic_decisions(
     """
     from tqdm import tqdm
 
-    from skat_env.game import Game
-    from skat_env.observation import observe
-    from skat_env.rewards import rewards_of
-    from skat_env.single_agent import decide
+    from skat_env.core.game import Game
+    from skat_env.core.rewards import rewards_of
+    from skat_env.encoding.observation import observe
+    from skat_env.envs.single_agent import decide
 
     agent = make_agent("heuristic", seed=seed)
     rng = np.random.default_rng(seed)

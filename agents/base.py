@@ -2,8 +2,8 @@
 
 An agent sees only what the environment gives the acting player: the observation dict
 ``{"observation": float32[...], "action_mask": int8[121]}`` of
-:func:`skat_env.observation.observe` (the same dict the PettingZoo env and the single-agent
-view hand out). Rule-based agents turn it back into a :class:`~skat_env.view.PlayerView`
+:func:`skat_env.encoding.observation.observe` (the same dict the PettingZoo env and the single-agent
+view hand out). Rule-based agents turn it back into a :class:`~skat_env.encoding.view.PlayerView`
 with :func:`view_of` (the decoder of the observation, so nothing hidden can reach them).
 """
 
@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from skat_env.observation import decode, mask_to_int
-from skat_env.view import PlayerView
-from skat_env.view import without_history as observation_view
+from skat_env.encoding.observation import decode, mask_to_int
+from skat_env.encoding.view import PlayerView
+from skat_env.encoding.view import without_history as observation_view
 
 
 class Agent(ABC):
@@ -46,7 +46,7 @@ class ViewAgent(Agent):
     """An agent that decides from the decoded :class:`PlayerView`.
 
     :meth:`act` decodes the observation; evaluation may call :meth:`act_view` directly
-    with the same view (``skat_env.view.player_view`` without the play history, which
+    with the same view (``skat_env.encoding.view.player_view`` without the play history, which
     the default observation does not hold) to skip the encode/decode round trip.
     """
 

@@ -55,11 +55,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from skat_env.cards import CARD_POINTS, FULL_DECK, cards_of
-from skat_env.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
-from skat_env.moves import CARD_MOVES, FIRST_BID, HAND, HOLD, MOVE_INDEX, PASS, PICKUP
-from skat_env.scoring import matadors
-from skat_env.tables import (
+from skat_env.core.cards import CARD_POINTS, FULL_DECK, cards_of
+from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
+from skat_env.core.moves import CARD_MOVES, FIRST_BID, HAND, HOLD, MOVE_INDEX, PASS, PICKUP
+from skat_env.core.scoring import matadors
+from skat_env.core.tables import (
     BASE_VALUES,
     BID_VALUES,
     EFFECTIVE_SUIT,
@@ -74,8 +74,8 @@ from skat_env.tables import (
     TRUMP,
     points_of,
 )
-from skat_env.tricks import beats
-from skat_env.view import PlayerView
+from skat_env.core.tricks import beats
+from skat_env.encoding.view import PlayerView
 
 from .base import ViewAgent
 

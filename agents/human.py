@@ -8,11 +8,11 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from skat_env.cards import cards_of
-from skat_env.moves import FIRST_BID, MOVE_INDEX, MOVE_NAMES, move_names
-from skat_env.render import card_text, render_view
-from skat_env.tables import BID_VALUES
-from skat_env.view import PlayerView
+from skat_env.core.cards import cards_of
+from skat_env.core.moves import FIRST_BID, MOVE_INDEX, MOVE_NAMES, move_names
+from skat_env.core.tables import BID_VALUES
+from skat_env.encoding.view import PlayerView
+from skat_env.envs.render import card_text, render_view
 
 from .base import Agent, view_of
 

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from skat_env.game import Game, random_deal
+from skat_env.core.game import Game, random_deal
 
 
 def random_game(rng: random.Random, deal: list[int], dealer: int) -> int:

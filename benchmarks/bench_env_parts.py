@@ -38,8 +38,8 @@ from bench_env import play_episode  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402
-from skat_env.game import Game  # noqa: E402
-from skat_env.observation_tracker import ObservationTracker  # noqa: E402
+from skat_env.core.game import Game  # noqa: E402
+from skat_env.encoding.tracker import ObservationTracker  # noqa: E402
 
 Record = tuple[tuple[int, ...], int, list[int]]  # deal, dealer, moves
 

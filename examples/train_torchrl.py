@@ -64,7 +64,7 @@ def make_env(seed: int, reward_scale: float):
     from torchrl.envs import PettingZooWrapper, RewardScaling, TransformedEnv
 
     from skat_env import skat_v0
-    from skat_env.aec import AGENTS
+    from skat_env.envs.aec import AGENTS
 
     with warnings.catch_warnings():  # "tested with PettingZoo 1.24.3": 1.27 works
         warnings.simplefilter("ignore", UserWarning)

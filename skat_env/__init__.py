@@ -5,8 +5,8 @@ The rules core (``cards``, ``tables``, ``bidding``, ``tricks``, ``scoring``, ``m
 adapters on top of it.
 """
 
-from .game import DealError, Game, IllegalMoveError, Result, random_deal
-from .moves import MOVE_INDEX, MOVE_NAMES, NUM_MOVES
+from .core.game import DealError, Game, IllegalMoveError, Result, random_deal
+from .core.moves import MOVE_INDEX, MOVE_NAMES, NUM_MOVES
 
 __all__ = [
     "DealError",

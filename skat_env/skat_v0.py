@@ -41,7 +41,7 @@ warning (PettingZoo's own `api_test` passes one).
 ## Actions
 
 One `Discrete(121)` space for every phase; index = the engine's move id
-(`skat_env.moves`): 0..31 cards `CA`..`D7` (suits C S H D, ranks A K Q J T 9 8 7; play
+(`skat_env.core.moves`): 0..31 cards `CA`..`D7` (suits C S H D, ranks A K Q J T 9 8 7; play
 and discard), 32..94 the bids `"18"`..`"264"`, 95 `hold`, 96 `pass`, 97 `pickup`,
 98 `hand`, 99..105 `diamonds hearts spades clubs grand null`, `null ouvert`, then the hand
 announcements `<game> schneider` (106..110), `<game> schwarz` (111..115) and
@@ -54,9 +54,9 @@ announcements `<game> schneider` (106..110), `<game> schwarz` (111..115) and
 `observation_mode="history"` the observation is `float32[1500]`, the default layout followed
 by the ordered card play (30 slots of relative seat one-hot + card one-hot). The mask is the
 engine's legal set for the agent to act and all zeros for the others. Everything is encoded
-from `skat_env.view.player_view`, so nothing hidden (other hands, an unseen skat) can leak.
+from `skat_env.encoding.view.player_view`, so nothing hidden (other hands, an unseen skat) can leak.
 Seats are relative to the observer (self, next, previous); the layout table (slices in
-`skat_env.observation.LAYOUT`) is in `skat_env/observation.py` and `docs/env.md`.
+`skat_env.encoding.observation.LAYOUT`) is in `skat_env/encoding/observation.py` and `docs/env.md`.
 
 `state()` (`state_space`: `float32[610]`): every hand (3 x 32, absolute seats), the skat as
 dealt (32), the declarer's discards (32), then `player_0`'s observation, for centralised critics.
@@ -72,7 +72,7 @@ Paid when the game ends, by `reward_mode`:
   lost, each defender +40 when the declarer loses.
 
 A passed-in deal pays 0 to all. At the end `infos[agent]["result"]` is the engine's result
-(`skat_env.game.Result.to_dict()`: contract, declarer, bid, points, tricks, matadors, value,
+(`skat_env.core.game.Result.to_dict()`: contract, declarer, bid, points, tricks, matadors, value,
 score, flags).
 
 ## Bad input
@@ -82,19 +82,19 @@ score, flags).
 `ValueError` for an action other than `None` after the end, `RuntimeError` for a step
 after every agent left. `env()` wraps the raw env in PettingZoo's
 `TerminateIllegalWrapper` (an illegal action ends the game, -1 for the offender),
-`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed in `skat_env.wrappers`
+`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed in `skat_env.envs.wrappers`
 only to read the per-step attributes without `__getattr__`; the behaviour is PettingZoo's).
 
 ## Speed
 
 The raw env keeps each seat's encoded observation and updates it move by move
-(`skat_env.observation_tracker`), so a decision costs about as much as the move itself;
+(`skat_env.encoding.tracker`), so a decision costs about as much as the move itself;
 `benchmarks/bench_env.py` measures it against OpenSpiel's `skat` in the same run.
 
 ## Rendering
 
 `render_mode="ansi"` returns a text table (hands, bidding, contract, trick, points, with
-suit symbols); `"human"` prints it after every step. `skat_env.render.render_view(view)`
+suit symbols); `"human"` prints it after every step. `skat_env.envs.render.render_view(view)`
 shows only what one player may see, for people playing against agents.
 
 ## Version history
@@ -106,8 +106,8 @@ from __future__ import annotations
 
 from pettingzoo import AECEnv
 
-from .aec import action_to_move, move_to_action, raw_env
-from .wrappers import wrap
+from .envs.aec import action_to_move, move_to_action, raw_env
+from .envs.wrappers import wrap
 
 ILLEGAL_MOVE_REWARD = -1
 
@@ -115,7 +115,7 @@ ILLEGAL_MOVE_REWARD = -1
 def env(**kwargs) -> AECEnv:
     """The raw environment in PettingZoo's standard wrappers (illegal move terminates
     with reward -1, out-of-bounds assertion, call-order enforcement); see
-    :mod:`skat_env.wrappers`."""
+    :mod:`skat_env.envs.wrappers`."""
     return wrap(raw_env(**kwargs), illegal_reward=ILLEGAL_MOVE_REWARD)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from skat_env.cards import CARD_NAMES
-from skat_env.game import Game
+from skat_env.core.cards import CARD_NAMES
+from skat_env.core.game import Game
 
 
 def make_deal(forehand: str, middlehand: str, rearhand: str | None = None, skat: str = "") -> str:

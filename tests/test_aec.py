@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from skat_env import DealError, IllegalMoveError, skat_v0
-from skat_env.aec import AGENTS
-from skat_env.cards import CARD_NAMES, cards_of
-from skat_env.moves import MOVE_NAMES, NUM_MOVES
-from skat_env.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE
-from skat_env.records import read_iss
-from skat_env.render import card_text, render_view
-from skat_env.rewards import REWARD_MODES, rewards_of
+from skat_env.core.cards import CARD_NAMES, cards_of
+from skat_env.core.moves import MOVE_NAMES, NUM_MOVES
+from skat_env.core.records import read_iss
+from skat_env.core.rewards import REWARD_MODES, rewards_of
+from skat_env.encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE
+from skat_env.envs.aec import AGENTS
+from skat_env.envs.render import card_text, render_view
 
 ISS_FILE = Path(__file__).resolve().parents[2] / "shared" / "iss_oracle" / "iss_records.sgf"
 ISS_PLAYABLE = [r for r in read_iss(ISS_FILE) if r.playable] if ISS_FILE.exists() else []

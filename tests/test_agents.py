@@ -11,9 +11,9 @@ from agents import AgentSpecError, HeuristicAgent, RandomAgent, make_agent
 from agents.base import observation_view, view_of
 from agents.human import HumanAgent
 from agents.registry import SPECS
-from skat_env.game import PHASE_NAMES, PLAY, Game
-from skat_env.observation import observe
-from skat_env.view import player_view
+from skat_env.core.game import PHASE_NAMES, PLAY, Game
+from skat_env.encoding.observation import observe
+from skat_env.encoding.view import player_view
 
 
 def _family(game: Game) -> str:
@@ -137,7 +137,7 @@ def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from skat_env.single_agent import SkatSingleAgentEnv
+    from skat_env.envs.single_agent import SkatSingleAgentEnv
 
     torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), n_steps=16, batch_size=16, seed=0)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from skat_env.game import BIDDING, DONE, SKAT, Game, IllegalMoveError, random_deal
-from skat_env.tables import BID_VALUES
+from skat_env.core.game import BIDDING, DONE, SKAT, Game, IllegalMoveError, random_deal
+from skat_env.core.tables import BID_VALUES
 
 
 def auction(moves: str, dealer: int = 2) -> Game:

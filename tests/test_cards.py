@@ -1,6 +1,6 @@
 import pytest
 
-from skat_env.cards import (
+from skat_env.core.cards import (
     CARD_INDEX,
     CARD_NAMES,
     CARD_POINTS,
@@ -11,7 +11,7 @@ from skat_env.cards import (
     names_of,
     parse_cards,
 )
-from skat_env.tables import points_of
+from skat_env.core.tables import points_of
 
 
 def test_cards__32_unique_names_in_stable_order():

@@ -5,8 +5,8 @@ import random
 import pytest
 from helpers import make_deal, play_random
 
-from skat_env.cards import mask_of, parse_cards
-from skat_env.game import DECLARE, DISCARD, DONE, PLAY, DealError, Game, IllegalMoveError
+from skat_env.core.cards import mask_of, parse_cards
+from skat_env.core.game import DECLARE, DISCARD, DONE, PLAY, DealError, Game, IllegalMoveError
 
 GRAND_FOUR = "CJ SJ HJ DJ CA CT CK CQ C9 C8"
 

@@ -15,12 +15,12 @@ from agents.heuristic import (
     null_danger,
     plan_pickup,
 )
-from skat_env.cards import mask_of, parse_cards
-from skat_env.game import BIDDING, DONE, Game
-from skat_env.moves import FIRST_BID, HOLD, MOVE_INDEX
-from skat_env.scoring import Contract
-from skat_env.tables import BID_VALUES, CLUBS_GAME, GRAND, HEARTS_GAME, NULL
-from skat_env.view import PlayerView, player_view
+from skat_env.core.cards import mask_of, parse_cards
+from skat_env.core.game import BIDDING, DONE, Game
+from skat_env.core.moves import FIRST_BID, HOLD, MOVE_INDEX
+from skat_env.core.scoring import Contract
+from skat_env.core.tables import BID_VALUES, CLUBS_GAME, GRAND, HEARTS_GAME, NULL
+from skat_env.encoding.view import PlayerView, player_view
 
 
 def cards(text: str) -> int:

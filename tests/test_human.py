@@ -9,10 +9,10 @@ import pytest
 
 import evaluate as ev
 from agents.human import HumanAgent, HumanQuit, numbered, parse_move
-from skat_env.cards import mask_of, parse_cards
-from skat_env.game import Game
-from skat_env.moves import HOLD, MOVE_INDEX, PASS
-from skat_env.observation import observe
+from skat_env.core.cards import mask_of, parse_cards
+from skat_env.core.game import Game
+from skat_env.core.moves import HOLD, MOVE_INDEX, PASS
+from skat_env.encoding.observation import observe
 
 
 def test_parse_move__names_cards_tens_and_numbers():
@@ -74,7 +74,7 @@ def test_human__sees_only_its_own_hand():
     agent, out = _agent("1\n")
     game = Game.random(2)
     agent.act(observe(game, game.to_act))
-    from skat_env.render import cards_text
+    from skat_env.envs.render import cards_text
 
     shown = out.getvalue()
     assert cards_text(game.hands[game.to_act]) in shown

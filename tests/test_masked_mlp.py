@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
-from skat_env.game import Game  # noqa: E402
+from skat_env.core.game import Game  # noqa: E402
+from skat_env.core.moves import NUM_MOVES  # noqa: E402
+from skat_env.encoding.observation import OBS_SIZE, observe  # noqa: E402
 from skat_env.integrations.masked_mlp import (  # noqa: E402
     MaskedPolicy,
     load_policy,
@@ -17,8 +19,6 @@ from skat_env.integrations.masked_mlp import (  # noqa: E402
     mlp,
     save_policy,
 )
-from skat_env.moves import NUM_MOVES  # noqa: E402
-from skat_env.observation import OBS_SIZE, observe  # noqa: E402
 
 masks = st.lists(st.booleans(), min_size=NUM_MOVES, max_size=NUM_MOVES).filter(any)
 

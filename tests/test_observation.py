@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat_env.cards import FULL_DECK, cards_of
-from skat_env.game import PLAY, Game, IllegalMoveError
-from skat_env.moves import NUM_MOVES
-from skat_env.observation import (
+from skat_env.core.cards import FULL_DECK, cards_of
+from skat_env.core.game import PLAY, Game, IllegalMoveError
+from skat_env.core.moves import NUM_MOVES
+from skat_env.encoding.observation import (
     FIELDS,
     HISTORY_LAYOUT,
     HISTORY_OBS_SIZE,
@@ -26,7 +26,7 @@ from skat_env.observation import (
     mask_to_int,
     observe,
 )
-from skat_env.view import player_view
+from skat_env.encoding.view import player_view
 
 
 def game_after(seed: int, moves: int, dealer: int = 2) -> Game:
@@ -51,7 +51,7 @@ def test_layout__fields_tile_the_vector_without_gaps():
 def test_layout__docstring_table_matches_the_code():
     import re
 
-    import skat_env.observation as module
+    import skat_env.encoding.observation as module
 
     rows = re.findall(r"^    (\w+) +(\d+(?:x\d+)?) ", module.__doc__, re.M)
     documented = [(name, tuple(int(x) for x in shape.split("x"))) for name, shape in rows]

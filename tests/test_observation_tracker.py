@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat_env import skat_v0
-from skat_env.game import BIDDING, DONE, Game
-from skat_env.moves import PASS
-from skat_env.observation import action_mask, encode
-from skat_env.observation_tracker import ObservationTracker
-from skat_env.view import player_view
+from skat_env.core.game import BIDDING, DONE, Game
+from skat_env.core.moves import PASS
+from skat_env.encoding.observation import action_mask, encode
+from skat_env.encoding.tracker import ObservationTracker
+from skat_env.encoding.view import player_view
 
 
 def _random_move(game: Game, rng: random.Random) -> int:

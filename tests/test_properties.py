@@ -6,11 +6,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat_env.cards import FULL_DECK, TOTAL_POINTS
-from skat_env.game import DONE, Game
-from skat_env.moves import FIRST_BID, FIRST_DECLARATION, HOLD, PASS
-from skat_env.records import dumps, replay
-from skat_env.tables import points_of
+from skat_env.core.cards import FULL_DECK, TOTAL_POINTS
+from skat_env.core.game import DONE, Game
+from skat_env.core.moves import FIRST_BID, FIRST_DECLARATION, HOLD, PASS
+from skat_env.core.records import dumps, replay
+from skat_env.core.tables import points_of
 
 games = st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 2), st.integers(0, 2**32 - 1))
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from helpers import play_random
 
-from skat_env.game import Game
-from skat_env.records import (
+from skat_env.core.game import Game
+from skat_env.core.records import (
     ReplayError,
     dumps,
     iss_fields_of,
@@ -85,7 +85,7 @@ def test_iss__unfinished_records_are_reported_not_guessed(rec):
 
 
 def test_iss__parses_pickup_contract_with_discards_and_newer_split_format():
-    from skat_env.cards import CARD_NAMES
+    from skat_env.core.cards import CARD_NAMES
 
     g = Game.random(7)
     deal = ".".join(CARD_NAMES[c] for c in g.deal)

@@ -21,9 +21,9 @@ from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 import evaluate  # noqa: E402
 import train_rllib  # noqa: E402
 from agents.rllib_agent import RLlibAgent  # noqa: E402
-from skat_env.aec import AGENTS  # noqa: E402
+from skat_env.core.moves import NUM_MOVES  # noqa: E402
+from skat_env.envs.aec import AGENTS  # noqa: E402
 from skat_env.integrations import rllib as R  # noqa: E402
-from skat_env.moves import NUM_MOVES  # noqa: E402
 
 TINY = {"train_batch_size": 200, "minibatch_size": 100, "num_epochs": 1, "hiddens": (32,)}
 

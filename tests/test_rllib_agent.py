@@ -10,9 +10,9 @@ pytest.importorskip("torch")
 
 import evaluate  # noqa: E402
 from agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
+from skat_env.core.moves import NUM_MOVES  # noqa: E402
+from skat_env.encoding.observation import OBS_SIZE  # noqa: E402
 from skat_env.integrations.masked_mlp import mlp, save_policy  # noqa: E402
-from skat_env.moves import NUM_MOVES  # noqa: E402
-from skat_env.observation import OBS_SIZE  # noqa: E402
 
 
 @pytest.fixture

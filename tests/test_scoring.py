@@ -2,9 +2,9 @@
 
 import pytest
 
-from skat_env.cards import mask_of, parse_cards
-from skat_env.scoring import Contract, matadors, score_game, seeger_fabian
-from skat_env.tables import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME
+from skat_env.core.cards import mask_of, parse_cards
+from skat_env.core.scoring import Contract, matadors, score_game, seeger_fabian
+from skat_env.core.tables import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME
 
 
 def cards(text: str) -> int:

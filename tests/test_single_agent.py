@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from agents.registry import make_agent
 from skat_env import IllegalMoveError, skat_v0
-from skat_env.aec import AGENTS, REWARD_MODES
-from skat_env.moves import PASS
-from skat_env.observation import LAYOUT, OBS_SIZE, observe
-from skat_env.single_agent import SkatSingleAgentEnv
+from skat_env.core.moves import PASS
+from skat_env.encoding.observation import LAYOUT, OBS_SIZE, observe
+from skat_env.envs.aec import AGENTS, REWARD_MODES
+from skat_env.envs.single_agent import SkatSingleAgentEnv
 
 
 def random_episode(env: SkatSingleAgentEnv, seed: int, rng: np.random.Generator, options=None):

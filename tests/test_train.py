@@ -16,8 +16,8 @@ sys.path.insert(0, str(ROOT))
 import evaluate  # noqa: E402
 import train  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from skat_env.game import Game  # noqa: E402
-from skat_env.observation import observe  # noqa: E402
+from skat_env.core.game import Game  # noqa: E402
+from skat_env.encoding.observation import observe  # noqa: E402
 
 TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
         "--n-epochs", "2", "--net-arch", "32,32", "--eval-every", "128", "--eval-deals", "3",
@@ -154,7 +154,7 @@ def test_cli_error_has_no_traceback():
 def test_snapshot_agent_plays_like_the_registry_ppo_agent(in_tmp):
     from sb3_contrib import MaskablePPO
 
-    from skat_env.single_agent import SkatSingleAgentEnv
+    from skat_env.envs.single_agent import SkatSingleAgentEnv
 
     path = in_tmp / "m.zip"
     MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), seed=0, device="cpu").save(path)
@@ -195,7 +195,7 @@ def test_heuristic_decisions_are_the_heuristics_legal_moves_with_final_rewards()
 def test_behaviour_cloning_agrees_with_the_heuristic_above_chance():
     from sb3_contrib import MaskablePPO
 
-    from skat_env.single_agent import SkatSingleAgentEnv
+    from skat_env.envs.single_agent import SkatSingleAgentEnv
 
     data = train.heuristic_decisions(15, seed=0, reward_mode="seeger_fabian", reward_scale=0.01)
     assert len(data["move"]) >= 400

@@ -1,5 +1,5 @@
-from skat_env.cards import mask_of, names_of, parse_cards
-from skat_env.tables import (
+from skat_env.core.cards import mask_of, names_of, parse_cards
+from skat_env.core.tables import (
     CLUBS_GAME,
     DIAMONDS_GAME,
     EFFECTIVE_SUIT,
@@ -9,7 +9,7 @@ from skat_env.tables import (
     SPADES_GAME,
     TRUMP,
 )
-from skat_env.tricks import legal_cards, trick_winner
+from skat_env.core.tricks import legal_cards, trick_winner
 
 
 def legal(hand: str, game: int, led: str | None) -> list[str]:

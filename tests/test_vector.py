@@ -1,8 +1,8 @@
 """The batched engine against the single-game engine: same deals, same moves, same everything.
 
-The differential test drives ``skat_env.vector`` and one :class:`skat_env.game.Game` per slot
+The differential test drives ``skat_env.vector`` and one :class:`skat_env.core.game.Game` per slot
 with identical deals and identical (biased random) legal moves, and asserts at every step the
-same player to act, legal mask, observation (:func:`skat_env.observation.observe`, the AEC
+same player to act, legal mask, observation (:func:`skat_env.encoding.observation.observe`, the AEC
 env's default observation), termination, result and per-seat rewards in every reward mode.
 ``SKAT_VECTOR_GAMES=20000 pytest tests/test_vector.py -k differential`` runs a long version.
 """
@@ -18,13 +18,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat_env import vector
-from skat_env.cards import CARD_NAMES
-from skat_env.game import BIDDING, DECLARE, PLAY, Game, random_deal
-from skat_env.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_INDEX, NUM_MOVES, PASS
-from skat_env.observation import OBS_SIZE, action_mask, observe
-from skat_env.rewards import rewards_of
-from skat_env.scoring import Contract, score_game
-from skat_env.tables import BID_VALUES, STRENGTH
+from skat_env.core.cards import CARD_NAMES
+from skat_env.core.game import BIDDING, DECLARE, PLAY, Game, random_deal
+from skat_env.core.moves import (
+    FIRST_BID,
+    FIRST_DECLARATION,
+    HAND,
+    HOLD,
+    MOVE_INDEX,
+    NUM_MOVES,
+    PASS,
+)
+from skat_env.core.rewards import rewards_of
+from skat_env.core.scoring import Contract, score_game
+from skat_env.core.tables import BID_VALUES, STRENGTH
+from skat_env.encoding.observation import OBS_SIZE, action_mask, observe
 
 DIFF_GAMES = int(os.environ.get("SKAT_VECTOR_GAMES", "600"))
 MODES = vector.REWARD_MODES

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skat_env.game import Game
-from skat_env.observation import OBS_SIZE, observe
-from skat_env.rewards import rewards_of
-from skat_env.vector_env import SkatVectorEnv
+from skat_env.core.game import Game
+from skat_env.core.rewards import rewards_of
+from skat_env.encoding.observation import OBS_SIZE, observe
+from skat_env.envs.vector_env import SkatVectorEnv
 
 
 def last_legal(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -93,7 +93,7 @@ def test_sb3_vec_env__maskable_ppo_interface():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-    from skat_env.vector_env import sb3_vec_env
+    from skat_env.envs.vector_env import sb3_vec_env
 
     env = sb3_vec_env(6, reward_scale=0.01)
     env.seed(7)

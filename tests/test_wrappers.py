@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.utils import wrappers as pz
 
 from skat_env import skat_v0
-from skat_env.moves import MOVE_NAMES
-from skat_env.wrappers import HOT_ATTRIBUTES
+from skat_env.core.moves import MOVE_NAMES
+from skat_env.envs.wrappers import HOT_ATTRIBUTES
 
 
 def test_env__is_pettingzoos_three_wrappers_around_the_raw_env():

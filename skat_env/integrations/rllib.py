@@ -32,7 +32,7 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
 from .. import skat_v0
-from ..aec import AGENTS
+from ..envs.aec import AGENTS
 from .masked_mlp import mask_logits, mlp, save_policy
 
 ENV_NAME = "skat_v0"

@@ -1,5 +1,6 @@
 """Batched Skat engine (B games in NumPy arrays); see :mod:`skat_env.vector.engine`."""
 
+from ..encoding.batched import encode_batch
 from .engine import (
     ILLEGAL_MODES,
     REWARD_MODES,
@@ -15,7 +16,6 @@ from .engine import (
     score_batch,
     step,
 )
-from .obs import encode_batch
 
 __all__ = [
     "ILLEGAL_MODES",

@@ -1,12 +1,12 @@
 """A batched Skat engine: B independent games held in NumPy arrays, stepped by one call.
 
-The single-game engine (:mod:`skat_env.game`) is the reference; this module runs the same
+The single-game engine (:mod:`skat_env.core.game`) is the reference; this module runs the same
 phase sequence (auction, skat, discards, declaration, card play, early ends, scoring) on
 whole batches, with no Python loop over the games: every transition is a handful of array
 operations on the games of one phase. Rule data comes from the core's tables
-(:mod:`skat_env.tables`, :mod:`skat_env.moves`, :mod:`skat_env.tricks`,
-:mod:`skat_env.scoring`), turned into NumPy arrays once at import; a differential test
-(``tests/test_vector.py``) keeps this engine move-for-move equal to :class:`~skat_env.game.Game`.
+(:mod:`skat_env.core.tables`, :mod:`skat_env.core.moves`, :mod:`skat_env.core.tricks`,
+:mod:`skat_env.core.scoring`), turned into NumPy arrays once at import; a differential test
+(``tests/test_vector.py``) keeps this engine move-for-move equal to :class:`~..core.game.Game`.
 
 Usage::
 
@@ -21,7 +21,7 @@ Per game ``b`` the state exposes (all NumPy arrays with leading dimension B):
 
 - ``to_act[b]``: seat (0..2) to act. Never -1: finished games are reset in the same call.
 - ``legal_mask[b]``: ``int8[121]``, the legal move ids of that seat (the RL action ids).
-- ``obs[b]``: ``float32[450]``, exactly :func:`skat_env.observation.observe` of the seat
+- ``obs[b]``: ``float32[450]``, exactly :func:`skat_env.encoding.observation.observe` of the seat
   to act (``observe=False`` at init skips it).
 - ``terminated[b]``: the game in slot ``b`` ended in this step. Then ``rewards[b]`` (per
   absolute seat, ``float32[3]``) and ``result`` (arrays, see :class:`Results`) describe the
@@ -47,8 +47,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..cards import NUM_CARDS
-from ..game import (
+from ..core.cards import NUM_CARDS
+from ..core.game import (
     BIDDING,
     DECLARE,
     DISCARD,
@@ -59,10 +59,9 @@ from ..game import (
     Result,
     parse_deal,
 )
-from ..moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
-from ..observation import OBS_SIZE
-from ..rewards import REWARD_MODES
-from ..scoring import (
+from ..core.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
+from ..core.rewards import REWARD_MODES
+from ..core.scoring import (
     SCHNEIDER_POINTS,
     SF_DEFENDER_BONUS,
     SF_LOSS_PENALTY,
@@ -70,9 +69,10 @@ from ..scoring import (
     WIN_POINTS,
     Contract,
 )
-from ..tables import GRAND, NULL
+from ..core.tables import GRAND, NULL
+from ..encoding.batched import encode_batch
+from ..encoding.observation import OBS_SIZE
 from . import tables as T
-from .obs import encode_batch
 
 ILLEGAL_MODES = ("raise", "loss")
 BIDDER_ROLE, HOLDER_ROLE, OPENER_ROLE = 0, 1, 2  # tables.AUCTION_ROLE
@@ -87,7 +87,7 @@ class IllegalActionError(ValueError):
 @dataclass
 class Results:
     """What the score sheet says about the game that just ended in each slot (valid where
-    ``state.terminated``; the fields mirror :class:`skat_env.game.Result`)."""
+    ``state.terminated``; the fields mirror :class:`skat_env.core.game.Result`)."""
 
     passed_in: np.ndarray
     declarer: np.ndarray  # seat, -1 when thrown in
@@ -283,7 +283,7 @@ def init_from_deals(
     observe: bool = True,
 ) -> VecState:
     """Games from given deals: (B, 32) card ids or a list of deals in any form
-    :func:`skat_env.game.parse_deal` accepts. Later deals of each slot come from ``seed``."""
+    :func:`skat_env.core.game.parse_deal` accepts. Later deals of each slot come from ``seed``."""
     if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.dtype.kind in "iu":
         arr = deals.astype(_I64)
         wrong = (np.sort(arr, 1) != np.arange(NUM_CARDS)).any(1) if arr.shape[1] == 32 else None
@@ -571,7 +571,7 @@ def score_batch(
     game, hand, ann_schneider, ann_schwarz, ouvert, bid, twelve,
     declarer_points, declarer_tricks, defender_points, defender_tricks, ended_early,
 ) -> dict:  # fmt: skip
-    """Array form of :func:`skat_env.scoring.score_game` (same rules, same names; a test
+    """Array form of :func:`skat_env.core.scoring.score_game` (same rules, same names; a test
     compares the two on random inputs). Flags are 0/1 arrays. Returns Outcome's fields."""
     hand, ouvert = np.asarray(hand, _I64), np.asarray(ouvert, _I64)
     ann_schneider, ann_schwarz = np.asarray(ann_schneider, bool), np.asarray(ann_schwarz, bool)
@@ -713,7 +713,7 @@ def contract_of(s_or_r: VecState | Results, b: int) -> Contract | None:
 
 
 def result_of(s: VecState, b: int) -> Result:
-    """The :class:`~skat_env.game.Result` of the game that ended in slot ``b`` (for
+    """The :class:`~skat_env.core.game.Result` of the game that ended in slot ``b`` (for
     inspection and tests; valid where ``s.terminated[b]``)."""
     r = s.result
     if r.passed_in[b] or r.illegal[b]:

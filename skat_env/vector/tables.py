@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import CARD_POINTS, NUM_CARDS
-from ..moves import (
+from ..core.cards import CARD_POINTS, NUM_CARDS
+from ..core.moves import (
     DECLARATIONS,
     FIRST_BID,
     HAND,
@@ -20,8 +20,8 @@ from ..moves import (
     PICKUP,
     legal_declarations,
 )
-from ..scoring import matadors
-from ..tables import (
+from ..core.scoring import matadors
+from ..core.tables import (
     BASE_VALUES,
     BID_VALUES,
     EFFECTIVE_SUIT,
@@ -29,7 +29,7 @@ from ..tables import (
     NULL_VALUES,
     TRUMP_ORDER,
 )
-from ..tricks import beats
+from ..core.tricks import beats
 
 I64 = np.int64
 NO_CARD = NUM_CARDS  # 32: "no card" (empty trick slot, nothing led)
@@ -108,7 +108,7 @@ def _auction_machine():
     core's ``Auction``. Bid values are separate (``bid_index``): a bid only sets the flag."""
     from copy import copy
 
-    from ..bidding import BIDDER, HOLDER, OPENER, Auction
+    from ..core.bidding import BIDDER, HOLDER, OPENER, Auction
 
     roles = {BIDDER: 0, HOLDER: 1, OPENER: 2}
 

@@ -1,19 +1,19 @@
-"""Batched observation encoder: :func:`skat_env.observation.encode` for B games at once.
+"""Batched observation encoder: :func:`skat_env.encoding.observation.encode` for B games at once.
 
-The layout is read from :mod:`skat_env.observation` (``LAYOUT``, ``NUM_BITS``), never
+The layout is read from :mod:`skat_env.encoding.observation` (``LAYOUT``, ``NUM_BITS``), never
 restated: the ten card sets (320 bits), then the small one-hot fields (116 bits), then 14
 scalars. The card sets and one-hot fields are packed into 56 bytes per game and expanded
 with one ``np.unpackbits``; the scalars come from tables built with the same Python
 arithmetic as the single-game encoder, so every value is bit-identical. What a seat may see
-follows :func:`skat_env.view.player_view` (the differential test checks it step by step).
+follows :func:`skat_env.encoding.view.player_view` (the differential test checks it step by step).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..game import DISCARD, DONE, PLAY
-from ..observation import LAYOUT, MAX_BID, NUM_BITS, OBS_SIZE
+from ..core.game import DISCARD, DONE, PLAY
+from .observation import LAYOUT, MAX_BID, NUM_BITS, OBS_SIZE
 
 _CARD_BITS = LAYOUT["seat"].start  # 320: ten card sets first
 _CHUNK = 1024  # games per np.unpackbits call

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from .bidding import POSITION_NAMES
-from .cards import SUIT_SYMBOLS, cards_of
-from .game import PHASE_NAMES, PLAY, Game
-from .moves import move_names
-from .tables import EFFECTIVE_SUIT, GRAND, STRENGTH
-from .view import PlayerView, player_view
+from ..core.bidding import POSITION_NAMES
+from ..core.cards import SUIT_SYMBOLS, cards_of
+from ..core.game import PHASE_NAMES, PLAY, Game
+from ..core.moves import move_names
+from ..core.tables import EFFECTIVE_SUIT, GRAND, STRENGTH
+from ..encoding.view import PlayerView, player_view
 
 _RANK_TEXT = ("A", "K", "Q", "J", "10", "9", "8", "7")
 _VOID_NAMES = ("♣", "♠", "♥", "♦", "trump")

@@ -1,7 +1,7 @@
 """PettingZoo AEC environment over the rules engine: one episode is one deal.
 
-The game logic lives in :class:`skat_env.game.Game`; this module only maps agents to
-seats, encodes observations (:mod:`skat_env.observation`), checks actions and pays the
+The game logic lives in :class:`skat_env.core.game.Game`; this module only maps agents to
+seats, encodes observations (:mod:`skat_env.encoding.observation`), checks actions and pays the
 rewards. See :mod:`skat_env.skat_v0` for the documentation page.
 """
 
@@ -15,12 +15,12 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from .game import DONE, Game, IllegalMoveError, Result, random_deal
-from .moves import MOVE_NAMES, NUM_MOVES, move_id
-from .observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE, encode_state
-from .observation_tracker import ObservationTracker
-from .rewards import REWARD_MODES, rewards_of
-from .view import PlayerView, player_view
+from ..core.game import DONE, Game, IllegalMoveError, Result, random_deal
+from ..core.moves import MOVE_NAMES, NUM_MOVES, move_id
+from ..core.rewards import REWARD_MODES, rewards_of
+from ..encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE, encode_state
+from ..encoding.tracker import ObservationTracker
+from ..encoding.view import PlayerView, player_view
 
 AGENTS = ("player_0", "player_1", "player_2")
 SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .game import DISCARD, DONE, PLAY, Game
-from .scoring import Contract
+from ..core.game import DISCARD, DONE, PLAY, Game
+from ..core.scoring import Contract
 
 
 @dataclass(slots=True)
@@ -21,7 +21,7 @@ class PlayerView:
     seat: int  # the observer
     position: int  # 0 forehand, 1 middlehand, 2 rearhand
     dealer: int
-    phase: int  # see skat_env.game.PHASE_NAMES
+    phase: int  # see skat_env.core.game.PHASE_NAMES
     to_act: int  # seat to act, -1 when the game is over
     hand: int  # own cards (card set)
     bid: int  # current bid value (0 before any bid)

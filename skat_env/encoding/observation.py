@@ -1,7 +1,7 @@
 """The observation encoder: one flat ``float32`` vector per player, with named views.
 
-Everything is encoded from a :class:`~skat_env.view.PlayerView` (never from the game), so
-an observation can hold only what :func:`~skat_env.view.player_view` lets the player see.
+Everything is encoded from a :class:`~skat_env.encoding.view.PlayerView` (never from the game), so
+an observation can hold only what :func:`~skat_env.encoding.view.player_view` lets the player see.
 Seats are *relative* to the observer: 0 = self, 1 = next (plays after the observer),
 2 = previous. Card sets are 32 entries in card-id order (``CA`` .. ``D7``).
 
@@ -48,11 +48,11 @@ import struct
 
 import numpy as np
 
-from .cards import NUM_CARDS
-from .game import Game
-from .moves import NUM_MOVES
-from .scoring import Contract
-from .tables import BID_VALUES
+from ..core.cards import NUM_CARDS
+from ..core.game import Game
+from ..core.moves import NUM_MOVES
+from ..core.scoring import Contract
+from ..core.tables import BID_VALUES
 from .view import PlayerView, player_view
 
 MAX_BID = BID_VALUES[-1]  # 264

@@ -1,7 +1,7 @@
 """Per-seat observation buffers kept current move by move: the AEC env's fast path.
 
-:func:`skat_env.observation.encode` builds an observation from a
-:class:`~skat_env.view.PlayerView`; it is the definition of the layout. Re-encoding at every
+:func:`skat_env.encoding.observation.encode` builds an observation from a
+:class:`~.view.PlayerView`; it is the definition of the layout. Re-encoding at every
 decision costs more than the move itself, so the environment keeps one encoded buffer per
 seat (three rows of one array) and, for card plays (nine moves in ten), writes only the
 entries the card changes, at flat positions looked up in tables built once:
@@ -10,7 +10,7 @@ void, and at the end of a trick the leader and the point and trick counters. Auc
 skat, discard and declaration moves are written the same way. A new deal starts from the
 encoded start position of its dealer plus the hands; a passed-in end, or a game joined
 after its first move, marks the rows stale, and the next read re-encodes that seat from
-:func:`~skat_env.view.player_view`.
+:func:`~skat_env.encoding.view.player_view`.
 
 The tests compare every buffer with ``encode(player_view(game, seat))`` after every move
 of many random games in both layouts, so this is a cache of the encoder, not a second
@@ -24,9 +24,10 @@ from functools import cache
 
 import numpy as np
 
-from .cards import NUM_CARDS
-from .game import BIDDING, DISCARD, DONE, PLAY, SKAT, Game
-from .moves import HAND, PASS
+from ..core.cards import NUM_CARDS
+from ..core.game import BIDDING, DISCARD, DONE, PLAY, SKAT, Game
+from ..core.moves import HAND, PASS
+from ..core.tables import BID_VALUES
 from .observation import (  # the encoder's own layout constants
     _CARD_BITS,
     _HIST_START,
@@ -43,7 +44,6 @@ from .observation import (  # the encoder's own layout constants
     encode,
     scalar_rows,
 )
-from .tables import BID_VALUES
 from .view import player_view
 
 _HAND = LAYOUT["hand"].start

@@ -2,7 +2,7 @@
 
 Seats are absolute (0, 1, 2 = ``player_0`` .. ``player_2``); the dealer is rearhand, so
 forehand is seat ``(dealer + 1) % 3``. With the default ``dealer=2`` seat 0 is forehand,
-as in the ISS records. Moves are ids of the vocabulary in :mod:`skat_env.moves`; every
+as in the ISS records. Moves are ids of the vocabulary in :mod:`skat_env.core.moves`; every
 public method also accepts or returns move names.
 """
 
@@ -189,7 +189,7 @@ class Game:
 
     @property
     def game_kind(self) -> int:
-        """Game kind being played (0..5, see :mod:`skat_env.tables`), -1 before."""
+        """Game kind being played (0..5, see :mod:`skat_env.core.tables`), -1 before."""
         return self._game
 
     @property

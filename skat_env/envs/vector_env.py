@@ -3,7 +3,7 @@
 ``num_envs`` games run in one :class:`~skat_env.vector.VecState`. In each game the learner
 holds one seat (drawn at random per game, or fixed); the two other seats are played by
 *batched* opponent policies inside :meth:`SkatVectorEnv.step` until the learner is to act again
-in every game. It is the batched counterpart of :class:`skat_env.single_agent.SkatSingleAgentEnv`
+in every game. It is the batched counterpart of :class:`.single_agent.SkatSingleAgentEnv`
 (same observation, same mask, same reward: the learner seat's reward under ``reward_mode``
 times ``reward_scale``, on the step that ends its game).
 
@@ -31,9 +31,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from . import vector
-from .moves import NUM_MOVES
-from .observation import OBS_SIZE
+from .. import vector
+from ..core.moves import NUM_MOVES
+from ..encoding.observation import OBS_SIZE
 
 BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

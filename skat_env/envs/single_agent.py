@@ -2,11 +2,11 @@
 
 The learner controls one seat (drawn at random each episode, or fixed); the two other seats are
 played by opponent policies until the learner is to act again or the game is over. Observations
-are the flat vector of :func:`skat_env.observation.observe` for the learner's seat (a ``Box``),
-with the legal-move mask exposed by :meth:`SkatSingleAgentEnv.action_masks` for sb3-contrib's
-``MaskablePPO``. The reward is the learner's own seat's reward under ``reward_mode``, exactly as
-the AEC env (:mod:`skat_env.aec`) would give it, delivered on the step that ends the game (every
-other step gives 0).
+are the flat vector of :func:`~skat_env.encoding.observation.observe` for the learner's seat
+(a ``Box``), with the legal-move mask exposed by :meth:`SkatSingleAgentEnv.action_masks` for
+sb3-contrib's ``MaskablePPO``. The reward is the learner's own seat's reward under
+``reward_mode``, exactly as the AEC env (:mod:`.aec`) would give it, delivered on the step that
+ends the game (every other step gives 0).
 
 Every seat acts at least once in the auction (middlehand opens; rearhand bids or passes next;
 forehand answers a bid or, when both others passed, bids or passes itself), so an episode always
@@ -21,7 +21,7 @@ random legal play from the env's generator.
 
 An action outside the legal set ends the episode with ``illegal_reward`` (and
 ``info["illegal_action"] = True``) instead of raising, as PettingZoo's illegal-move wrapper does;
-``illegal_action="raise"`` raises :class:`skat_env.game.IllegalMoveError` instead.
+``illegal_action="raise"`` raises :class:`skat_env.core.game.IllegalMoveError` instead.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from typing import Any, Protocol
 import gymnasium as gym
 import numpy as np
 
-from .game import Game, IllegalMoveError, random_deal
-from .moves import NUM_MOVES
-from .observation import OBS_SIZE, observe
-from .rewards import REWARD_MODES, rewards_of
-from .view import player_view, without_history
+from ..core.game import Game, IllegalMoveError, random_deal
+from ..core.moves import NUM_MOVES
+from ..core.rewards import REWARD_MODES, rewards_of
+from ..encoding.observation import OBS_SIZE, observe
+from ..encoding.view import player_view, without_history
 
 
 class Agent(Protocol):
