@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from skat_env.core.cards import CARD_NAMES
 from skat_env.core.game import Game
+from skat_env.core.records import IssRecord, read_iss
 
 
 def make_deal(forehand: str, middlehand: str, rearhand: str | None = None, skat: str = "") -> str:
@@ -29,3 +31,16 @@ def play_random(game: Game, rng: random.Random) -> Game:
         legal = game.legal_actions()
         game.step(rng.choice(legal))
     return game
+
+
+ISS_FILE = Path(__file__).parent / "data" / "iss_records.sgf"
+
+
+def iss_records() -> list[IssRecord]:
+    """The 51 ISS records in tests/data; missing data fails the run instead of skipping tests."""
+    if not ISS_FILE.exists():
+        raise FileNotFoundError(f"ISS test data missing: {ISS_FILE} (see tests/data/README.md)")
+    records = list(read_iss(ISS_FILE))
+    if len(records) != 51:
+        raise ValueError(f"{ISS_FILE} holds {len(records)} records, expected 51")
+    return records

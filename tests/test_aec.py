@@ -2,23 +2,20 @@
 
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import iss_records
 
 from skat_env import DealError, IllegalMoveError, skat_v0
 from skat_env.core.cards import CARD_NAMES, cards_of
 from skat_env.core.moves import MOVE_NAMES, NUM_MOVES
-from skat_env.core.records import read_iss
 from skat_env.core.rewards import REWARD_MODES, rewards_of
 from skat_env.encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE
 from skat_env.envs.aec import AGENTS
 from skat_env.envs.render import card_text, render_view
 
-ISS_FILE = Path(__file__).resolve().parents[2] / "shared" / "iss_oracle" / "iss_records.sgf"
-ISS_PLAYABLE = [r for r in read_iss(ISS_FILE) if r.playable] if ISS_FILE.exists() else []
-needs_iss = pytest.mark.skipif(not ISS_PLAYABLE, reason=f"ISS oracle not found at {ISS_FILE}")
+ISS_PLAYABLE = [r for r in iss_records() if r.playable]
 
 
 def play_out(env, rng: random.Random, check=None) -> dict[str, float]:
@@ -164,7 +161,6 @@ def test_action_mapping__round_trips_every_index():
         skat_v0.action_to_move(1.0)
 
 
-@needs_iss
 @pytest.mark.parametrize("rec", ISS_PLAYABLE, ids=lambda r: r.id)
 def test_iss_records__replayed_through_env_pay_the_recorded_score(rec):
     env = skat_v0.raw_env(reward_mode="zero_sum")

@@ -2,10 +2,9 @@
 
 import json
 import random
-from pathlib import Path
 
 import pytest
-from helpers import play_random
+from helpers import iss_records, play_random
 
 from skat_env.core.game import Game
 from skat_env.core.records import (
@@ -13,15 +12,12 @@ from skat_env.core.records import (
     dumps,
     iss_fields_of,
     parse_iss,
-    read_iss,
     read_records,
     replay,
     write_records,
 )
 
-ISS_FILE = Path(__file__).resolve().parents[2] / "shared" / "iss_oracle" / "iss_records.sgf"
-ISS_RECORDS = list(read_iss(ISS_FILE)) if ISS_FILE.exists() else []
-needs_iss = pytest.mark.skipif(not ISS_RECORDS, reason=f"ISS oracle not found at {ISS_FILE}")
+ISS_RECORDS = iss_records()
 
 
 def test_record__round_trip_reproduces_result(tmp_path):
@@ -58,7 +54,6 @@ def test_record__illegal_move_in_record_is_reported():
         replay(rec)
 
 
-@needs_iss
 def test_iss__oracle_holds_51_records_with_expected_statuses():
     assert len(ISS_RECORDS) == 51
     statuses = {r.status for r in ISS_RECORDS}
@@ -66,7 +61,6 @@ def test_iss__oracle_holds_51_records_with_expected_statuses():
     assert sum(r.playable for r in ISS_RECORDS) >= 35
 
 
-@needs_iss
 @pytest.mark.parametrize("rec", [r for r in ISS_RECORDS if r.playable], ids=lambda r: r.id)
 def test_iss__replay_reproduces_recorded_result(rec):
     game = rec.replay()
@@ -76,7 +70,6 @@ def test_iss__replay_reproduces_recorded_result(rec):
     assert fields == expected
 
 
-@needs_iss
 @pytest.mark.parametrize("rec", [r for r in ISS_RECORDS if not r.playable], ids=lambda r: r.id)
 def test_iss__unfinished_records_are_reported_not_guessed(rec):
     assert rec.status in {"resigned", "claimed", "timeout", "left", "hidden", "penalty"}
