@@ -231,11 +231,11 @@ def run_evaluation(model_path: Path, opponent: str, deals: int, seed: int, worke
     deals; ``diff``: its per-deal difference to the opponent's points on the same deals (the
     figure that says who is better), with interval.
     """
-    import evaluate
+    from skat_env import tournament
 
     learner = SnapshotAgent(model_path)
     me = learner.name
-    res = evaluate.evaluate([learner, opponent, opponent], deals=deals, seed=seed, workers=workers)
+    res = tournament.evaluate([learner, opponent, opponent], deals=deals, seed=seed, workers=workers)
     a = res["agents"][me]
     cmp = res["comparisons"][0]
     sign = 1 if cmp["a"] == me else -1

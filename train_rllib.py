@@ -223,14 +223,14 @@ def checkpoint(algo: Any, rllib: Any, path: Path, args: argparse.Namespace) -> P
 
 def run_evaluation(ckpt: Path, module: str, args: argparse.Namespace) -> list[dict]:
     """Duplicate deals of the checkpoint's ``module`` against two copies of each opponent."""
-    import evaluate
+    from skat_env import tournament
     from agents.rllib_agent import RLlibAgent
 
     rows = []
     for opp in args.eval_opponents:
         agent = RLlibAgent(f"{ckpt}#{module}")
         t0 = time.perf_counter()
-        res = evaluate.evaluate([agent, opp, opp], deals=args.eval_deals, seed=args.seed,
+        res = tournament.evaluate([agent, opp, opp], deals=args.eval_deals, seed=args.seed,
                                 workers=args.eval_workers)  # fmt: skip
         me = res["agents"][agent.name]
         lo, hi = me["sf_ci95"]

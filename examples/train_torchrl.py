@@ -173,11 +173,11 @@ def save_and_evaluate(net, args: argparse.Namespace) -> dict | None:
     print(f"saved {out}")
     if not args.eval_deals:
         return None
-    import evaluate
+    from skat_env import tournament
     from agents.rllib_agent import RLlibAgent
 
     agent = RLlibAgent(str(out))
-    res = evaluate.evaluate([agent, "random", "random"], deals=args.eval_deals, seed=args.seed)
+    res = tournament.evaluate([agent, "random", "random"], deals=args.eval_deals, seed=args.seed)
     me = res["agents"][agent.name]
     lo, hi = me["sf_ci95"]
     print(f"vs 2x random: SF/game {me['sf_per_game']:+.1f} [{lo:+.1f}, {hi:+.1f}]")

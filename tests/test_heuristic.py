@@ -198,7 +198,7 @@ def test_null_defender__stays_under_the_declarers_card():
 
 
 def test_heuristic__beats_random_by_a_wide_margin():
-    from evaluate import evaluate
+    from skat_env.tournament import evaluate
 
     res = evaluate(["heuristic", "random", "random"], deals=25, seed=1, bootstrap=200)
     comp = res["comparisons"][0]

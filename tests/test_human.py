@@ -8,6 +8,7 @@ import json
 import pytest
 
 import evaluate as ev
+from skat_env import tournament
 from agents.human import HumanAgent, HumanQuit, numbered, parse_move
 from skat_env.core.cards import mask_of, parse_cards
 from skat_env.core.game import Game
@@ -62,8 +63,8 @@ def test_human__quits_cleanly(script):
 def test_human__plays_a_whole_game_against_heuristics():
     agent, out = _agent("1\n" * 60)
     game = Game.random(4)
-    others = ev.make_agent("heuristic")
-    ev.play_game(game, [agent, others, others])
+    others = tournament.make_agent("heuristic")
+    tournament.play_game(game, [agent, others, others])
     assert game.is_over
     text = out.getvalue()
     assert "game over" in text

@@ -18,7 +18,7 @@ import ray  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 
-import evaluate  # noqa: E402
+from skat_env import tournament  # noqa: E402
 import train_rllib  # noqa: E402
 from agents.rllib_agent import RLlibAgent  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
@@ -184,7 +184,7 @@ def test_checkpoint_loads_as_agent(tmp_path, ray_local):
     mine = agent.policy.logits({"observation": o["observations"], "action_mask": o["action_mask"]})
     assert torch.allclose(rllib_logits, mine, atol=1e-5)
     # ... and it plays whole games legally through evaluate.py's API.
-    res = evaluate.evaluate([agent, "random", "random"], deals=2, seed=0)
+    res = tournament.evaluate([agent, "random", "random"], deals=2, seed=0)
     assert res["agents"][agent.name]["games"] == 6
 
 

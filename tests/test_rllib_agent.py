@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-import evaluate  # noqa: E402
+from skat_env import tournament  # noqa: E402
 from agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
 from skat_env.encoding.observation import OBS_SIZE  # noqa: E402
@@ -40,7 +40,7 @@ def test_agent_plays_legal_games_and_pickles(checkpoint):
     assert agent.name == f"rllib:{checkpoint}#player_0"
     clone = pickle.loads(pickle.dumps(agent))
     assert clone.policy is None  # workers load their own copy
-    res = evaluate.evaluate([agent, clone, "random"], deals=3, seed=1)  # illegal moves raise
+    res = tournament.evaluate([agent, clone, "random"], deals=3, seed=1)  # illegal moves raise
     assert sum(a["games"] for a in res["agents"].values()) == 3 * 6 * 3
 
 

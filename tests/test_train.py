@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import evaluate  # noqa: E402
+from skat_env import tournament  # noqa: E402
 import train  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
@@ -84,7 +84,7 @@ def test_smoke_run_saves_reloads_and_evaluates(in_tmp, capsys):
         assert float(r["sf_lo"]) <= float(r["sf"]) <= float(r["sf_hi"])
     # the saved model loads as a registry agent and plays a duplicate evaluation
     spec = f"ppo:{d / 'final_model.zip'}"
-    res = evaluate.evaluate([spec, "random", "random"], deals=2, seed=0)
+    res = tournament.evaluate([spec, "random", "random"], deals=2, seed=0)
     assert res["agents"][spec]["games"] == 6
 
 

@@ -1,4 +1,5 @@
-"""evaluate.py: duplicate seatings, worker-independent results, statistics, CLI errors."""
+"""skat_env.tournament and its CLI evaluate.py: seatings, worker-independent results, statistics,
+CLI errors and output files."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluate as ev
+import evaluate
 from agents import RandomAgent
+from skat_env import tournament as ev
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +94,7 @@ def test_bootstrap_ci__covers_the_mean_and_shrinks_with_deals():
     assert lo_s < small.mean() < hi_s and lo_b < big.mean() < hi_b
     assert hi_b - lo_b < (hi_s - lo_s) / 3
     assert ev.bootstrap_ci(np.full(50, 7.0), 100, 0) == (7.0, 7.0)
+    assert ev.bootstrap_ci(np.array([3.0]), 100, 0) is None
 
 
 @pytest.mark.parametrize(
@@ -105,7 +108,7 @@ def test_bootstrap_ci__covers_the_mean_and_shrinks_with_deals():
     ],
 )
 def test_cli__bad_input_is_a_clear_error(argv, message, capsys, tmp_path):
-    code = ev.main([*argv, "--json", str(tmp_path / "r.json")])
+    code = evaluate.main([*argv, "--json", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
     assert code != 0 and message in err and "Traceback" not in err
 
@@ -113,15 +116,17 @@ def test_cli__bad_input_is_a_clear_error(argv, message, capsys, tmp_path):
 def test_cli__unwritable_output_path(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    code = ev.main(["--agents", "random", "random", "random", "--json", str(blocker / "r.json")])
+    code = evaluate.main(
+        ["--agents", "random", "random", "random", "--json", str(blocker / "r.json")]
+    )
     err = capsys.readouterr().err
     assert code != 0 and "cannot write" in err
 
 
 def test_cli__writes_table_json_with_command_and_plot(capsys, tmp_path):
-    out = tmp_path / "res" / "r.json"
+    out = tmp_path / "r.json"
     argv = ["--agents", "heuristic", "random", "random", "--deals", "5", "--json", str(out)]
-    assert ev.main(argv) == 0
+    assert evaluate.main(argv) == 0
     table = capsys.readouterr().out
     assert "heuristic - random" in table and "SF/game" in table
     data = json.loads(out.read_text())
@@ -149,3 +154,26 @@ def test_cli__help_lists_the_agent_specs():
         timeout=60,
     )  # fmt: skip
     assert proc.returncode == 0 and "ppo:PATH" in proc.stdout and "--workers" in proc.stdout
+
+
+def test_cli__default_outputs_never_overwrite_an_earlier_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["--agents", "random", "random", "random", "--deals", "2", "--no-plot"]
+    assert evaluate.main(argv) == 0 and evaluate.main(argv) == 0
+    files = sorted((tmp_path / "results").glob("evaluate-random-random-random-*.json"))
+    assert len(files) == 2 and files[0].read_text() and files[1].read_text()
+
+
+def test_cli__a_missing_output_folder_is_refused_not_created(tmp_path, capsys):
+    target = tmp_path / "nonexistent" / "x.json"
+    code = evaluate.main(["--agents", "random", "random", "random", "--json", str(target)])
+    assert code == 2 and "does not exist" in capsys.readouterr().err
+    assert not target.parent.exists()
+
+
+def test_format_table__one_game_shows_no_interval_and_no_rate():
+    res = ev.evaluate(["random", "random", "heuristic"], deals=1, seed=0, duplicate=False)
+    assert res["agents"]["random"]["sf_ci95"] is None
+    table = ev.format_table(res)
+    assert "1 deal x 1 seating = 1 game," in table and "- (1 deal)" in table
+    assert "[0.0, 0.0]" not in table and "games/s" not in table
