@@ -1,9 +1,12 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skat_env.core.cards import (
     CARD_INDEX,
     CARD_NAMES,
     CARD_POINTS,
+    SUIT_SYMBOLS,
     TOTAL_POINTS,
     card_id,
     cards_of,
@@ -11,6 +14,7 @@ from skat_env.core.cards import (
     names_of,
     parse_cards,
 )
+from skat_env.core.game import DealError, Game
 from skat_env.core.tables import points_of
 
 
@@ -36,7 +40,52 @@ def test_cards__parse_accepts_iss_separators():
     assert names_of(mask_of(parse_cards("D7 CA"))) == ["CA", "D7"]
 
 
-@pytest.mark.parametrize("bad", ["XJ", "C1", "cj", "", "CJJ", None])
+@pytest.mark.parametrize("bad", ["XJ", "C1", "C11", "T10", "", "CJJ", "J♣", "♣", None, 3])
 def test_cards__unknown_name_is_a_clear_error(bad):
-    with pytest.raises(ValueError, match="unknown card"):
+    with pytest.raises(ValueError, match=r"unknown card.*C S H D.*♣ ♠ ♥ ♦.*10 for T"):
         card_id(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [("C10", "CT"), ("ht", "HT"), ("cJ", "CJ"), ("♠10", "ST"), ("♣J", "CJ"), ("♥️a", "HA"),
+     ("d7", "D7"), ("♢q", "DQ"), ("s10", "ST")],
+)  # fmt: skip
+def test_cards__other_spellings_name_the_same_card(name, canonical):
+    assert card_id(name) == CARD_INDEX[canonical]
+
+
+def test_cards__deals_accept_every_spelling():
+    names = list(CARD_NAMES)
+    spelled = " ".join(_spell(n, i % 4) for i, n in enumerate(names))
+    assert Game(spelled, dealer=0).hands == Game(" ".join(names), dealer=0).hands
+    with pytest.raises(DealError, match="unknown card 'Z9': a card is a suit"):
+        Game(" ".join(names[:31] + ["Z9"]), dealer=0)
+
+
+def _spell(name: str, style: int) -> str:
+    """One of four spellings of a canonical name: as is, lower case, 10 for T, suit symbol."""
+    suit, rank = name
+    if style == 1:
+        return name.lower()
+    if style == 2:
+        return suit + ("10" if rank == "T" else rank)
+    if style == 3:
+        return SUIT_SYMBOLS["CSHD".index(suit)] + ("10" if rank == "T" else rank.lower())
+    return name
+
+
+@given(st.lists(st.tuples(st.integers(0, 31), st.integers(0, 3)), max_size=32))
+def test_cards__spellings_round_trip_to_canonical_names(cards):
+    text = " ".join(_spell(CARD_NAMES[c], style) for c, style in cards)
+    ids = parse_cards(text)
+    assert ids == [c for c, _ in cards]
+    assert [CARD_NAMES[c] for c in ids] == [CARD_NAMES[c] for c, _ in cards]
+    assert parse_cards(" ".join(CARD_NAMES[c] for c in ids)) == ids  # canonical names again
+
+
+@given(st.integers(0, 31), st.lists(st.booleans(), min_size=3, max_size=3))
+def test_cards__any_letter_case_parses(card, upper):
+    name = CARD_NAMES[card].replace("T", "10") if upper[2] else CARD_NAMES[card]
+    mixed = "".join(ch.upper() if u else ch.lower() for ch, u in zip(name, upper, strict=False))
+    assert card_id(mixed) == card

@@ -15,6 +15,7 @@ SUITS = "CSHD"
 RANKS = "AKQJT987"
 SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 SUIT_SYMBOLS = ("♣", "♠", "♥", "♦")
+_WHITE_SYMBOLS = ("♧", "♤", "♡", "♢")  # accepted in card names, never printed
 CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
 
 NUM_CARDS = 32
@@ -38,15 +39,36 @@ def rank_of(card: int) -> int:
     return card & 7
 
 
+def _spellings() -> dict[str, int]:
+    """Every accepted spelling of every card: suit letter (any case) or symbol, then rank
+    letter (any case) or ``10`` for ``T``."""
+    out: dict[str, int] = {}
+    for card, (suit, rank) in enumerate(CARD_NAMES):
+        s = SUITS.index(suit)
+        suits = (suit, suit.lower(), SUIT_SYMBOLS[s], _WHITE_SYMBOLS[s])
+        ranks = (rank, rank.lower(), "10" if rank == "T" else rank)
+        out.update({su + r: card for su in suits for r in ranks})
+    return out
+
+
+CARD_SPELLINGS: dict[str, int] = _spellings()
+ACCEPTED_FORMS = (
+    "a suit (C S H D, any case, or ♣ ♠ ♥ ♦) then a rank (A K Q J T 9 8 7, any case, "
+    "10 for T), e.g. 'CJ', 'HT', 'C10', 'ht', '♠10'"
+)
+
+
 def card_id(name: str) -> int:
-    """The id of a card name such as ``"CJ"``; raises ``ValueError`` for unknown names."""
+    """The id of a card name: ``"CJ"``, ``"C10"``, ``"cj"``, ``"♣J"``; raises
+    ``ValueError`` naming the accepted forms for anything else."""
     try:
-        return CARD_INDEX[name]
+        return CARD_INDEX[name]  # the canonical names of records and deals: one lookup
     except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown card {name!r}: a card is a suit letter (C S H D) and a rank "
-            f"letter (A K Q J T 9 8 7), e.g. 'CJ', 'HT', 'D7'"
-        ) from None
+        pass
+    card = CARD_SPELLINGS.get(name.replace("\ufe0f", "")) if isinstance(name, str) else None
+    if card is None:
+        raise ValueError(f"unknown card {name!r}: a card is {ACCEPTED_FORMS}") from None
+    return card
 
 
 def card_name(card: int) -> str:
@@ -81,7 +103,7 @@ def names_of(mask: int) -> list[str]:
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Card ids from names given as a string (separated by spaces, dots, commas or
-    ``|``) or as an iterable of names."""
+    ``|``) or as an iterable of names; every spelling :func:`card_id` accepts."""
     if isinstance(text, str):
         for sep in ".,|":
             text = text.replace(sep, " ")
