@@ -1,0 +1,417 @@
+"""The web server: play Skat against agents and watch records, one FastAPI app.
+
+The server is authoritative: every move goes through :class:`skat_env.core.game.Game`,
+agents get exactly the environment's observation (:func:`skat_env.encoding.observation.observe`),
+and the page receives only what the human's seat may see (:mod:`skat_env.web.state`).
+Bad requests get a 4xx JSON ``{"error": "..."}`` and leave every game unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from agents.base import Agent
+from agents.registry import AgentSpecError, make_agent
+
+from ..core.game import PLAY, Game, IllegalMoveError, random_deal
+from ..core.moves import NUM_MOVES
+from ..core.records import dumps
+from ..encoding.observation import observe
+from .records import RecordFileError, WatchRecord, parse_records
+from .state import discard_visible, event, snapshot
+
+STATIC = Path(__file__).parent / "static"
+MAX_GAMES = 256  # games kept in memory; the least recently used is evicted beyond this
+MAX_UPLOADS = 64  # uploaded record files kept
+MAX_UPLOAD_CHARS = 20_000_000
+DEFAULT_OPPONENTS = ("heuristic", "heuristic")
+BUILTIN_SPECS = ("heuristic", "random", "pimc")
+
+
+class ApiError(Exception):
+    """A request the server refuses: HTTP status and a message for the page."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Table:
+    """One game against two agents; ``lock`` serialises its moves."""
+
+    id: str
+    game: Game
+    seat: int  # the human's seat
+    names: list[str]
+    players: list[int]  # per seat: 0 the human, 1 and 2 the opponents (in request order)
+    agents: dict[int, Agent]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LRU:
+    """A bounded, thread-safe map that evicts the least recently used entry and remembers
+    (a bounded number of) evicted keys, so a stale id gets a clear answer."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._evicted: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                old, _ = self._items.popitem(last=False)
+                self._evicted[old] = None
+                if len(self._evicted) > 16 * self.size:
+                    self._evicted.popitem(last=False)
+
+    def get(self, key: str, what: str) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+            if key in self._evicted:
+                raise ApiError(
+                    410,
+                    f"{what} {key!r} has expired (the server keeps the {self.size} most "
+                    f"recently used); start a new one",
+                )
+        raise ApiError(404, f"unknown {what} {key!r}")
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class SkatServer:
+    """The state behind the app: tables, records and the opponents on offer."""
+
+    def __init__(
+        self,
+        opponents: tuple[str, str] | list[str] = DEFAULT_OPPONENTS,
+        records: list[WatchRecord] | None = None,
+        max_games: int = MAX_GAMES,
+        seed: int | None = None,
+    ):
+        self.opponents = list(opponents)
+        self.allowed = list(dict.fromkeys([*self.opponents, *_available(BUILTIN_SPECS)]))
+        self.tables = LRU(max_games)
+        self.uploads = LRU(MAX_UPLOADS)
+        self.preloaded: dict[str, WatchRecord] = {}
+        for i, rec in enumerate(records or []):
+            self.preloaded[f"p{i}"] = rec
+        self._rng = np.random.default_rng(seed)
+        self._rng_lock = threading.Lock()
+
+    def _seed(self) -> int:
+        with self._rng_lock:
+            return int(self._rng.integers(2**31))
+
+    # --- playing ---
+    def new_game(self, body: dict[str, Any]) -> dict[str, Any]:
+        opponents = body.get("opponents", self.opponents)
+        if not _is_list_of(opponents, str, 2):
+            raise ApiError(400, "'opponents' must be a list of two agent specs")
+        for spec in opponents:
+            if spec not in self.allowed:
+                raise ApiError(400, f"agent {spec!r} is not offered; choose from {self.allowed}")
+        rnd = _int_field(body, "round", 0, 10**9, 0)
+        seat = _int_field(body, "seat", 0, 2, (2 * rnd) % 3)
+        dealer = _int_field(body, "dealer", 0, 2, (2 + rnd) % 3)
+        seed = _int_field(body, "seed", 0, 2**63 - 1, None)
+        rng = np.random.default_rng(self._seed() if seed is None else seed)
+        game = Game(random_deal(rng), dealer)
+        names, players, agents = ["", "", ""], [0, 0, 0], {}
+        names[seat] = "You"
+        for k, spec in enumerate(opponents, 1):
+            s = (seat + k) % 3
+            agents[s] = _make(spec, int(rng.integers(2**31)))
+            names[s] = spec if opponents[0] != opponents[1] else f"{spec} ({'AB'[k - 1]})"
+            players[s] = k
+        table = Table(secrets.token_hex(8), game, seat, names, players, agents)
+        with table.lock:
+            events = self._run_agents(table)
+            self.tables.put(table.id, table)
+            return self._answer(table, events)
+
+    def game_state(self, gid: str) -> dict[str, Any]:
+        table: Table = self.tables.get(gid, "game")
+        with table.lock:
+            return self._answer(table, [])
+
+    def human_move(self, gid: str, body: dict[str, Any]) -> dict[str, Any]:
+        table: Table = self.tables.get(gid, "game")
+        if "move" not in body:
+            raise ApiError(400, "the body must hold 'move': a move name ('CJ', '18', 'hold') or id")
+        move = body["move"]
+        if isinstance(move, bool) or not isinstance(move, (str, int)):
+            raise ApiError(
+                400,
+                f"'move' must be a move name (string) or a move id (integer 0..{NUM_MOVES - 1}), "
+                f"got {json.dumps(move)}",
+            )
+        with table.lock:
+            game = table.game
+            expected = _int_field(body, "moves_played", 0, 10**6, None)
+            if expected is not None and expected != len(game.history):
+                raise ApiError(
+                    409,
+                    f"stale request: the game has {len(game.history)} moves, the request "
+                    f"expected {expected}; reload the game",
+                )
+            if game.is_over:
+                raise ApiError(409, "the game is over; start a new game")
+            if game.to_act != table.seat:
+                raise ApiError(409, f"it is not your turn (player_{game.to_act} is to act)")
+            phase = game.phase
+            try:
+                game.play(move) if isinstance(move, str) else game.step(move)
+            except IllegalMoveError as e:
+                raise ApiError(400, f"illegal move: {e}") from None
+            moved = game.history[-1][1]
+            events = [self._event(table, phase, table.seat, moved)]
+            events += self._run_agents(table)
+            return self._answer(table, events)
+
+    def record(self, gid: str) -> str:
+        table: Table = self.tables.get(gid, "game")
+        with table.lock:
+            if not table.game.is_over:
+                msg = "the record holds every card: it is available once the game is over"
+                raise ApiError(409, msg)
+            return dumps(table.game) + "\n"
+
+    def _run_agents(self, table: Table) -> list[dict[str, Any]]:
+        """Let the agents move until the human is to act or the game is over."""
+        game = table.game
+        events = []
+        while not game.is_over and game.to_act != table.seat:
+            seat, phase = game.to_act, game.phase
+            agent = table.agents[seat]
+            move = agent.act(observe(game, seat))
+            try:
+                game.step(move)
+            except IllegalMoveError as e:
+                who = table.names[seat]
+                raise ApiError(500, f"agent {who!r} made an illegal move: {e}") from None
+            events.append(self._event(table, phase, seat, move))
+        if game.is_over:
+            for seat, agent in table.agents.items():
+                if type(agent).game_over is not Agent.game_over:
+                    agent.game_over(observe(game, seat))
+        return events
+
+    def _event(self, table: Table, phase: int, seat: int, move: int) -> dict[str, Any]:
+        """A move just made, as the human saw it, with the human's view after it."""
+        game = table.game
+        ev = event(phase, seat, move, discard_visible(phase, seat, table.seat, game.is_over))
+        state = snapshot(game, table.seat, table.names)
+        if phase == PLAY and len(game.plays) % 3 == 0:  # this card completed a trick
+            ev["trick_done"] = state["tricks_done"][-1]
+        ev["state"] = state
+        return ev
+
+    def _answer(self, table: Table, events: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "game_id": table.id,
+            "seat": table.seat,
+            "players": table.players,
+            "events": events,
+            "state": snapshot(table.game, table.seat, table.names),
+        }
+
+    # --- watching ---
+    def record_list(self) -> list[dict[str, Any]]:
+        return [rec.summary(rid) for rid, rec in self.preloaded.items()]
+
+    def upload(self, body: dict[str, Any]) -> dict[str, Any]:
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise ApiError(400, "the body must hold 'text': the content of a record file")
+        if len(text) > MAX_UPLOAD_CHARS:
+            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_CHARS} characters)")
+        name = body.get("name", "upload")
+        name = name if isinstance(name, str) and name else "upload"
+        try:
+            records, notes = parse_records(text, name[:200])
+        except RecordFileError as e:
+            raise ApiError(400, str(e)) from None
+        uid = "u" + secrets.token_hex(6)
+        self.uploads.put(uid, records)
+        return {
+            "records": [rec.summary(f"{uid}.{i}") for i, rec in enumerate(records)],
+            "notes": notes,
+        }
+
+    def watch(self, rid: str, step: str | None, view: str | None) -> dict[str, Any]:
+        rec = self._watch_record(rid)
+        steps = len(rec.game.history)
+        k = steps if step in (None, "", "end") else _parse_int("step", step, 0, steps)
+        view = view or "all"
+        if view not in ("all", "0", "1", "2"):
+            raise ApiError(400, f"'view' must be 'all', '0', '1' or '2' (a seat), got {view!r}")
+        viewer = None if view == "all" else int(view)
+        game = rec.at_step(k)
+        upcoming = None
+        if k < steps:
+            seat, move = rec.game.history[k]
+            visible = discard_visible(game.phase, seat, viewer, False)
+            upcoming = event(game.phase, seat, move, visible)
+        return {
+            "record": rec.summary(rid),
+            "step": k,
+            "steps": steps,
+            "next": upcoming,
+            "state": snapshot(game, viewer, rec.names),
+        }
+
+    def _watch_record(self, rid: str) -> WatchRecord:
+        if rid in self.preloaded:
+            return self.preloaded[rid]
+        uid, _, index = rid.partition(".")
+        if not uid.startswith("u") or not index.isdigit():
+            raise ApiError(404, f"unknown record {rid!r}")
+        records = self.uploads.get(uid, "uploaded record file")
+        if int(index) >= len(records):
+            raise ApiError(404, f"unknown record {rid!r}")
+        return records[int(index)]
+
+
+def _available(specs: tuple[str, ...]) -> list[str]:
+    """The built-in specs the registry knows (``pimc`` only where it exists)."""
+    out = []
+    for spec in specs:
+        try:
+            make_agent(spec)
+        except (AgentSpecError, ImportError):
+            continue
+        out.append(spec)
+    return out
+
+
+def _make(spec: str, seed: int) -> Agent:
+    try:
+        return make_agent(spec, seed=seed)
+    except (AgentSpecError, ImportError) as e:
+        raise ApiError(400, str(e)) from None
+
+
+def _is_list_of(value: Any, kind: type, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(isinstance(v, kind) for v in value)
+
+
+def _int_field(body: dict[str, Any], name: str, lo: int, hi: int, default: int | None) -> Any:
+    if name not in body or body[name] is None:
+        return default
+    value = body[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {json.dumps(value)}")
+    return value
+
+
+def _parse_int(name: str, text: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {text!r}") from None
+    if not lo <= value <= hi:
+        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {value}")
+    return value
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ApiError(400, f"malformed JSON body: {e}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the JSON body must be an object")
+    return data
+
+
+def create_app(server: SkatServer | None = None) -> FastAPI:
+    """The FastAPI app serving the page and the JSON API of ``server``."""
+    srv = server or SkatServer()
+    app = FastAPI(title="skat-env web", docs_url=None, redoc_url=None)
+    app.state.skat = srv
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": f"bad request: {exc.errors()}"}, status_code=400)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/config")
+    def config() -> dict[str, Any]:
+        return {"opponents": srv.opponents, "allowed": srv.allowed, "records": srv.record_list()}
+
+    @app.post("/api/games")
+    async def new_game(request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        return await run_in_threadpool(srv.new_game, body)
+
+    @app.get("/api/games/{gid}")
+    def game_state(gid: str) -> dict[str, Any]:
+        return srv.game_state(gid)
+
+    @app.post("/api/games/{gid}/moves")
+    async def move(gid: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        return await run_in_threadpool(srv.human_move, gid, body)
+
+    @app.get("/api/games/{gid}/record")
+    def record(gid: str) -> Response:
+        text = srv.record(gid)
+        headers = {"Content-Disposition": f'attachment; filename="skat-{gid}.jsonl"'}
+        return Response(text, media_type="application/x-ndjson", headers=headers)
+
+    @app.get("/api/records")
+    def records() -> list[dict[str, Any]]:
+        return srv.record_list()
+
+    @app.post("/api/records")
+    async def upload(request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        return await run_in_threadpool(srv.upload, body)
+
+    @app.get("/api/records/{rid}")
+    def watch(rid: str, step: str | None = None, view: str | None = None) -> dict[str, Any]:
+        return srv.watch(rid, step, view)
+
+    return app
+
+
+__all__ = ["ApiError", "MAX_GAMES", "SkatServer", "create_app"]
