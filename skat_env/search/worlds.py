@@ -1,0 +1,329 @@
+"""Worlds: full deals of the cards a seat cannot see, consistent with everything it knows.
+
+A :class:`World` gives every seat's current holding and the two cards that count for the
+declarer as skat (the untouched skat, or the declarer's discards). :class:`WorldSampler`
+draws worlds *uniformly* among those consistent with a :class:`PlayerView`: own hand, cards
+played by each seat, voids shown (effective suits), the skat or discards the seat has seen,
+an ouvert declarer's open hand. It counts the ways to split each group of unseen cards
+(cards sharing the same set of possible holders) and draws a split in proportion to its
+count, so no consistent deal is favoured by the order of the constraints.
+
+Inference (:class:`Inference`) then weights worlds by what the auction and the declaration
+reveal: the declarer's cards make the game worth the bid and suit the contract (trumps for a
+suit game, jacks for a grand, low cards for null); a seat that bid or held a value holds a
+hand worth it, a seat that passed does not hold a hand worth much more. :func:`sample_worlds`
+draws a uniform pool and resamples it by these weights.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.cards import FULL_DECK, cards_of
+from ..core.game import DISCARD, PLAY
+from ..core.scoring import Contract, matadors, multiplier
+from ..core.tables import (
+    BASE_VALUES,
+    BID_VALUES,
+    EFFECTIVE_SUIT_MASK,
+    GRAND,
+    JACKS,
+    NULL,
+    NULL_VALUES,
+    TRUMP,
+)
+from ..encoding.view import PlayerView
+
+SKAT = 3  # slot index of the skat (seats are 0..2)
+HandValue = Callable[[int, bool], int]  # (ten cards, forehand) -> the game value they support
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One full deal as the game stands: ``hands[s]`` is what seat ``s`` holds now,
+    ``skat`` the two cards that count for the declarer (skat or discards). While the
+    declarer discards, another seat's world shows his dealt ten and the skat apart."""
+
+    hands: tuple[int, int, int]
+    skat: int
+
+
+class InconsistentViewError(ValueError):
+    """A view whose known cards do not add up (no world can be drawn)."""
+
+
+def _comb_counts(n: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """Every split of ``n`` cards over slots with capacities ``caps``."""
+    if len(caps) == 1:
+        return [(n,)] if n <= caps[0] else []
+    out = []
+    for k in range(min(n, caps[0]) + 1):
+        out += [(k, *rest) for rest in _comb_counts(n - k, caps[1:])]
+    return out
+
+
+def _multinomial(n: int, parts: tuple[int, ...]) -> int:
+    out, left = 1, n
+    for k in parts:
+        out *= math.comb(left, k)
+        left -= k
+    return out
+
+
+class WorldSampler:
+    """Uniform sampler over the deals consistent with ``view`` (see the module docstring)."""
+
+    def __init__(self, view: PlayerView):
+        self.view = view
+        known, fixed, skat_known = _known_cards(view)
+        self.fixed = fixed  # cards each seat is known to hold now
+        self.skat_known = skat_known  # the declarer's skat cards, if this seat knows them
+        self.unseen = FULL_DECK & ~known
+        self.need = _unknown_sizes(view, fixed)
+        if sum(self.need) != self.unseen.bit_count():
+            raise InconsistentViewError(
+                f"the view of seat {view.seat} leaves {self.unseen.bit_count()} unseen cards "
+                f"but {sum(self.need)} unknown places (seats, skat): {self.need}"
+            )
+        self.groups = self._groups()
+        self.splits, weights = self._splits()
+        if not self.splits:
+            raise InconsistentViewError(f"no deal is consistent with the view of seat {view.seat}")
+        total = float(sum(weights))
+        self.probs = np.array([w / total for w in weights])
+
+    def _groups(self) -> list[tuple[tuple[int, ...], list[int]]]:
+        """Unseen cards grouped by the slots that may hold them."""
+        view, game = self.view, _game(self.view)
+        banned = [0, 0, 0, 0]
+        if game >= 0:
+            masks = EFFECTIVE_SUIT_MASK[game]
+            for s in range(3):
+                for suit in range(5):
+                    if view.voids[s] >> suit & 1:
+                        banned[s] |= masks[suit]
+        by_slots: dict[tuple[int, ...], list[int]] = {}
+        for card in cards_of(self.unseen):
+            slots = tuple(k for k in range(4) if self.need[k] and not banned[k] >> card & 1)
+            if not slots:
+                raise InconsistentViewError(
+                    f"card {card} fits nowhere in the view of seat {view.seat} (voids {view.voids})"
+                )
+            by_slots.setdefault(slots, []).append(card)
+        return sorted(by_slots.items())
+
+    def _splits(self) -> tuple[list[list[tuple[int, ...]]], list[int]]:
+        """Every way to fill the unknown places group by group, with its number of deals."""
+        splits: list[list[tuple[int, ...]]] = []
+        weights: list[int] = []
+
+        def walk(i: int, left: list[int], chosen: list[tuple[int, ...]], ways: int) -> None:
+            if i == len(self.groups):
+                if not any(left):
+                    splits.append(list(chosen))
+                    weights.append(ways)
+                return
+            slots, cards = self.groups[i]
+            for parts in _comb_counts(len(cards), [left[k] for k in slots]):
+                rest = list(left)
+                for k, n in zip(slots, parts, strict=True):
+                    rest[k] -= n
+                walk(i + 1, rest, [*chosen, parts], ways * _multinomial(len(cards), parts))
+
+        walk(0, list(self.need), [], 1)
+        return splits, weights
+
+    def sample(self, rng: np.random.Generator, n: int) -> list[World]:
+        """``n`` worlds drawn independently and uniformly (repeats possible)."""
+        picks = rng.choice(len(self.splits), size=n, p=self.probs)
+        return [self._build(self.splits[int(i)], rng) for i in picks]
+
+    def _build(self, split: list[tuple[int, ...]], rng: np.random.Generator) -> World:
+        got = list(self.fixed) + [self.skat_known]
+        for (slots, cards), parts in zip(self.groups, split, strict=True):
+            order = rng.permutation(len(cards)) if len(cards) > 1 else (0,)
+            pos = 0
+            for k, n in zip(slots, parts, strict=True):
+                for j in order[pos : pos + n]:
+                    got[k] |= 1 << cards[j]
+                pos += n
+        return World((got[0], got[1], got[2]), got[SKAT])
+
+
+def _game(view: PlayerView) -> int:
+    return view.contract.game if view.contract is not None else -1
+
+
+def _known_cards(view: PlayerView) -> tuple[int, list[int], int]:
+    """(every card the seat has seen, what each seat is known to hold, known skat)."""
+    played = view.played[0] | view.played[1] | view.played[2]
+    fixed = [0, 0, 0]
+    fixed[view.seat] = view.hand
+    if view.open_hand and view.declarer >= 0:
+        fixed[view.declarer] = view.open_hand
+    # the declarer after pickup knows the cards that will count as skat: his discards
+    # (before both are made, the rest of the twelve is still in his hand)
+    skat_known = view.discarded if _declarer_knows_skat(view) else 0
+    known = played | fixed[0] | fixed[1] | fixed[2] | view.skat | view.discarded
+    return known, fixed, skat_known
+
+
+def _unknown_sizes(view: PlayerView, fixed: list[int]) -> list[int]:
+    """Unknown cards per slot (seats 0..2, skat)."""
+    need = [0, 0, 0, 0]
+    for s in range(3):
+        if s == view.seat or fixed[s]:
+            continue
+        size = 10 - view.played[s].bit_count() if view.phase >= PLAY else 10
+        need[s] = size
+    need[SKAT] = 0 if _declarer_knows_skat(view) else 2
+    return need
+
+
+def _declarer_knows_skat(view: PlayerView) -> bool:
+    return view.is_declarer and view.phase >= DISCARD and not view.hand_game
+
+
+# ----------------------------------------------------------------------------------------
+# Inference from the auction and the declaration
+# ----------------------------------------------------------------------------------------
+
+OVERBID_WEIGHT = 0.1  # a declarer rarely declares a game worth less than the bid
+BID_SCALE = 6.0  # softness (game-value units) of the bidding evidence
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _next_bid(value: int) -> int:
+    for v in BID_VALUES:
+        if v > value:
+            return v
+    return BID_VALUES[-1] + 1
+
+
+class Inference:
+    """Likelihood of a world given the auction and the declaration seen in ``view``.
+
+    ``hand_value(ten_cards, forehand)`` estimates the game value a hand supports (the
+    bidding evidence uses it; without it only the declaration is used).
+    """
+
+    def __init__(self, view: PlayerView, hand_value: HandValue | None = None):
+        self.view = view
+        self.hand_value = hand_value
+        self.game = _game(view)
+        self.forehand = (view.dealer + 1) % 3
+
+    def weight(self, world: World) -> float:
+        view = self.view
+        w = 1.0
+        for s in range(3):
+            if s == view.seat:
+                continue
+            if s == view.declarer:
+                w *= self._declarer_weight(world)
+            elif self.hand_value is not None:
+                w *= self._bidder_weight(s, world.hands[s] | view.played[s])
+        return w
+
+    def _bidder_weight(self, seat: int, ten: int) -> float:
+        """A seat's bids say its hand is worth at least what it bid, and passing says it
+        is worth less than the next step."""
+        view = self.view
+        value = self.hand_value(ten, seat == self.forehand)
+        w = 1.0
+        if view.bids[seat]:
+            w *= _sigmoid((value - view.bids[seat] + 1) / BID_SCALE * 2)
+        if view.passed >> seat & 1:
+            limit = _next_bid(view.bids[seat]) if view.bids[seat] else BID_VALUES[0]
+            w *= _sigmoid((limit - value + BID_SCALE / 2) / BID_SCALE * 2)
+        return w
+
+    def _declarer_weight(self, world: World) -> float:
+        view, game = self.view, self.game
+        decl = view.declarer
+        if game < 0:
+            if decl >= 0 or self.hand_value is None:
+                return 1.0
+            return self._bidder_weight(decl, world.hands[decl])
+        ten = world.hands[decl] | view.played[decl]
+        twelve = ten | world.skat
+        w = _contract_fit(game, ten)
+        if game != NULL and hand_game_value(view.contract, twelve) < view.bid:
+            w *= OVERBID_WEIGHT
+        return w
+
+
+def _contract_fit(game: int, ten: int) -> float:
+    """How well ten cards suit a declared game (how likely a declarer holding them is)."""
+    if game == NULL:  # few aces, kings and queens (ranks 0..2 of each suit)
+        high = sum((ten >> (8 * s) & 0b111).bit_count() for s in range(4))
+        return math.exp(-0.4 * high)
+    jacks = (ten & JACKS).bit_count()
+    if game == GRAND:
+        aces = sum(ten >> (8 * s) & 1 for s in range(4))
+        return _sigmoid(1.5 * (jacks + 0.5 * aces - 2.5))
+    trumps = (ten & EFFECTIVE_SUIT_MASK[game][TRUMP]).bit_count()
+    return _sigmoid(1.2 * (trumps - 4.5) + 0.3 * jacks)
+
+
+def sample_worlds(
+    view: PlayerView,
+    n: int,
+    rng: np.random.Generator,
+    inference: Inference | None = None,
+    pool: int = 4,
+    sampler: WorldSampler | None = None,
+) -> list[tuple[World, float]]:
+    """Up to ``n`` distinct worlds with weights summing to 1.
+
+    Without inference: ``n`` uniform draws (repeats merged). With inference: a uniform pool
+    of ``pool * n`` worlds resampled by likelihood (systematic resampling), so the ``n``
+    draws follow the posterior and the solver spends its time on likely worlds.
+    """
+    if n < 1:
+        raise ValueError(f"n (worlds to sample) must be >= 1, got {n}")
+    sampler = sampler or WorldSampler(view)
+    if inference is None:
+        return _merge(sampler.sample(rng, n), [1.0] * n)
+    cands = sampler.sample(rng, pool * n)
+    w = np.array([inference.weight(x) for x in cands])
+    if not w.sum() > 0:
+        return _merge(cands[:n], [1.0] * n)
+    cum = np.cumsum(w / w.sum())
+    points = (rng.random() + np.arange(n)) / n
+    idx = np.minimum(np.searchsorted(cum, points), len(cands) - 1)
+    return _merge([cands[int(i)] for i in idx], [1.0] * n)
+
+
+def _merge(worlds: list[World], weights: list[float]) -> list[tuple[World, float]]:
+    total: dict[World, float] = {}
+    for x, w in zip(worlds, weights, strict=True):
+        total[x] = total.get(x, 0.0) + w
+    s = sum(total.values())
+    return [(x, w / s) for x, w in total.items()]
+
+
+def hand_game_value(contract: Contract, twelve: int) -> int:
+    """The value of a suit or grand contract over the declarer's twelve cards, before
+    schneider or schwarz made in play (null: its fixed value)."""
+    if contract.game == NULL:
+        return NULL_VALUES[(contract.hand, contract.ouvert)]
+    m = matadors(contract.game, twelve)
+    return BASE_VALUES[contract.game] * multiplier(contract, m, False, False)
+
+
+__all__ = [
+    "Inference",
+    "InconsistentViewError",
+    "World",
+    "WorldSampler",
+    "hand_game_value",
+    "sample_worlds",
+]
