@@ -31,18 +31,11 @@ from .moves import (
 from .scoring import Contract, score_game, seeger_fabian
 from .tables import BID_VALUES, EFFECTIVE_SUIT, FOLLOW_MASK, NULL, points_of
 from .tricks import legal_cards, trick_winner
+from .validation import DealError, IllegalMoveError, check_action, check_seat
 
 BIDDING, SKAT, DISCARD, DECLARE, PLAY, DONE = range(6)
 SCHNEIDER_STOP_POINTS = 31  # defenders at 31 end a game with schneider announced
 PHASE_NAMES = ("bidding", "skat", "discard", "declare", "play", "done")
-
-
-class IllegalMoveError(ValueError):
-    """A move outside the legal set; the game state is unchanged."""
-
-
-class DealError(ValueError):
-    """A malformed deal."""
 
 
 @dataclass(frozen=True)
@@ -75,26 +68,60 @@ class Result:
 _RESULT_FIELDS = tuple(f.name for f in fields(Result))
 
 
-def parse_deal(deal: str | Sequence[str] | Sequence[int]) -> list[int]:
+def parse_deal(deal: str | Sequence[str] | Sequence[int] | np.ndarray) -> list[int]:
     """32 card ids from 32 names (or ids) in the order forehand 10, middlehand 10,
     rearhand 10, skat 2. Raises :class:`DealError` saying what is wrong."""
-    if isinstance(deal, np.ndarray):
-        deal = deal.tolist()
-    if isinstance(deal, str) or (len(deal) and isinstance(deal[0], str)):
-        try:
-            cards = parse_cards(deal)
-        except ValueError as e:
-            raise DealError(f"malformed deal: {e}") from None
-    elif type(deal) is list and all(type(c) is int for c in deal):
+    if type(deal) is list and all(type(c) is int for c in deal):
         cards = deal  # the usual case: a shuffled deck from random_deal()
     else:
-        cards = [int(c) for c in deal]
+        cards = _card_ids(deal)
     if len(cards) != NUM_CARDS or not _CARD_IDS.issuperset(cards) or len(set(cards)) != NUM_CARDS:
         raise DealError(_deal_problem(cards))
     return cards
 
 
 _CARD_IDS = frozenset(range(NUM_CARDS))
+_DEAL_FORMS = (
+    "a deal is a string of 32 card names, or a list, tuple or 1-d array of 32 card names "
+    "('CJ') or of 32 card ids (integers 0..31), in the order forehand 10, middlehand 10, "
+    "rearhand 10, skat 2"
+)
+
+
+def _card_ids(deal: object) -> list[int]:
+    """The card ids of a deal given in any accepted form; :class:`DealError` otherwise
+    (no truncated floats, no bools as ids, no dict keys, no one-shot iterators)."""
+    if isinstance(deal, np.ndarray):
+        if deal.ndim != 1 or deal.dtype.kind not in "iuUO":
+            raise DealError(f"malformed deal: got a {deal.dtype} array of shape {deal.shape}; "
+                            f"{_DEAL_FORMS}")  # fmt: skip
+        deal = deal.tolist()
+    if isinstance(deal, str):
+        return _names_to_ids(deal)
+    if not isinstance(deal, Sequence):
+        raise DealError(f"malformed deal: got {type(deal).__name__}; {_DEAL_FORMS}")
+    n_names = sum(isinstance(c, str) for c in deal)
+    if n_names == len(deal):
+        return _names_to_ids(deal)
+    if n_names:
+        raise DealError(
+            f"malformed deal: it mixes {n_names} card names with {len(deal) - n_names} other "
+            "items; give all cards as names ('CJ') or all as ids (integers 0..31)"
+        )
+    ids = []
+    for i, c in enumerate(deal):
+        if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
+            raise DealError(f"malformed deal: card {i} is {c!r} ({type(c).__name__}); "
+                            "card ids are integers 0..31")  # fmt: skip
+        ids.append(int(c))
+    return ids
+
+
+def _names_to_ids(names: str | Sequence[str]) -> list[int]:
+    try:
+        return parse_cards(names)
+    except ValueError as e:
+        raise DealError(f"malformed deal: {e}") from None
 
 
 def _deal_problem(cards: list[int]) -> str:
@@ -118,6 +145,15 @@ def random_deal(rng: np.random.Generator | int | None = None) -> list[int]:
     return rng.permutation(NUM_CARDS).tolist()
 
 
+def loss_certain(is_null, ann_schwarz, ann_schneider, declarer_won_trick, defender_points):
+    """After a trick: is the declarer's loss certain, so that the game ends at once? Null: the
+    declarer took a trick; schwarz announced (or ouvert): the defenders took one; schneider
+    announced: the defenders reached 31. 0/1 flags, on ints or NumPy arrays elementwise."""
+    schneider_lost = ann_schneider * (defender_points >= SCHNEIDER_STOP_POINTS)
+    plain = ann_schwarz * (1 - declarer_won_trick) + (1 - ann_schwarz) * schneider_lost
+    return is_null * declarer_won_trick + (1 - is_null) * plain
+
+
 class Game:
     """One deal of Skat, from the auction to the result."""
 
@@ -129,8 +165,7 @@ class Game:
     )  # fmt: skip
 
     def __init__(self, deal: str | Sequence[str] | Sequence[int], dealer: int = 2):
-        if dealer not in (0, 1, 2):
-            raise DealError(f"dealer must be seat 0, 1 or 2, got {dealer!r}")
+        dealer = check_seat(dealer, "dealer", DealError)  # a plain int, whatever came in
         cards = parse_deal(deal)
         self.deal: tuple[int, ...] = tuple(cards)
         self.dealer = dealer
@@ -254,13 +289,10 @@ class Game:
         self.step(move)
 
     def step(self, move: int) -> None:
-        """Apply a move id; raises :class:`IllegalMoveError` if it is not legal."""
-        if type(move) is not int:  # the usual case is a plain int
-            if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
-                raise IllegalMoveError(f"{self._who()}: {move!r} is not a move id (0..120)")
-            move = int(move)
-        if not 0 <= move < NUM_MOVES:
-            raise IllegalMoveError(f"{self._who()}: {move!r} is not a move id (0..120)")
+        """Apply a move id; raises :class:`IllegalMoveError` if it is not legal (or not a
+        move id) and ``TypeError`` for a non-integer; the game is then unchanged."""
+        if type(move) is not int or not 0 <= move < NUM_MOVES:  # the usual case is cheap
+            move = check_action(move, self._who())  # TypeError / IllegalMoveError
         legal = self._legal if self._legal >= 0 else self.legal_mask()
         if not legal >> move & 1:
             raise IllegalMoveError(self._illegal_message(move))
@@ -346,14 +378,9 @@ class Game:
     def _loss_certain(self, winner: int) -> bool:
         """Whether the declarer's loss is certain after a trick won by ``winner``."""
         c = self.contract
-        if c.game == NULL:
-            return winner == self.declarer
-        if c.schwarz:  # schwarz announced or ouvert
-            return winner != self.declarer
-        if c.schneider:
-            d = self.declarer
-            return sum(self.points_won) - self.points_won[d] >= SCHNEIDER_STOP_POINTS
-        return False
+        d = self.declarer
+        return bool(loss_certain(c.game == NULL, c.schwarz, c.schneider, winner == d,
+                                 sum(self.points_won) - self.points_won[d]))  # fmt: skip
 
     def _finish_passed_in(self) -> None:
         self.phase = DONE

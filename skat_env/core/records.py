@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import CARD_INDEX, CARD_NAMES, parse_cards
-from .game import Game, IllegalMoveError
+from .game import Game, IllegalMoveError, Result
 
 # --- JSON-lines records ---
 
@@ -43,32 +43,81 @@ def dumps(game: Game) -> str:
 
 
 class ReplayError(ValueError):
-    """A record that does not replay to its stored result."""
+    """A record that is malformed or does not replay to its stored result."""
+
+
+RECORD_FIELDS = ("deal", "dealer", "moves", "result")
 
 
 def replay(record: dict | str) -> Game:
-    """Rebuild a game from a record (dict or JSON line); checks any stored result."""
-    if isinstance(record, str):
-        record = json.loads(record)
+    """Rebuild a game from a record (dict or JSON line). A finished game's record must hold
+    its complete result, which the replay must match; a running game's record has none.
+    Anything else raises :class:`ReplayError` saying what is wrong."""
+    record = _record_object(record)
     try:
         game = Game(record["deal"], record.get("dealer", 2))
-        moves = record["moves"]
-    except KeyError as e:
-        raise ReplayError(f"record lacks the field {e.args[0]!r}") from None
-    for i, move in enumerate(moves):
+    except KeyError:
+        raise ReplayError("record lacks the field 'deal'") from None
+    except (TypeError, ValueError) as e:
+        raise ReplayError(f"bad deal or dealer: {e}") from None
+    for i, move in enumerate(_moves_of(record)):
         try:
             game.play(move)
-        except IllegalMoveError as e:
+        except (IllegalMoveError, TypeError) as e:
             raise ReplayError(f"move {i} ({move!r}) is illegal: {e}") from None
-    stored = record.get("result")
-    if stored is not None:
-        if game.result is None:
-            raise ReplayError("record has a result but its moves do not finish the game")
-        actual = game.result.to_dict()
-        diff = {k: (v, actual.get(k)) for k, v in stored.items() if actual.get(k) != v}
-        if diff:
-            raise ReplayError(f"replay differs from the stored result (stored, replayed): {diff}")
+    _check_result(record, game)
     return game
+
+
+def _record_object(record: object) -> dict:
+    """The record as a dict with only known fields."""
+    if isinstance(record, (str, bytes)):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as e:
+            raise ReplayError(f"not valid JSON ({e})") from None
+    if not isinstance(record, dict):
+        raise ReplayError(
+            f"a record is a JSON object with the fields {', '.join(RECORD_FIELDS)}, "
+            f"got {type(record).__name__}"
+        )
+    unknown = sorted(map(str, set(record) - set(RECORD_FIELDS)))
+    if unknown:
+        raise ReplayError(f"unknown record field(s) {unknown}; known: {', '.join(RECORD_FIELDS)}")
+    return record
+
+
+def _moves_of(record: dict) -> list:
+    if "moves" not in record:
+        raise ReplayError("record lacks the field 'moves'")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise ReplayError(f"'moves' must be a list of move names, got {type(moves).__name__}")
+    return moves
+
+
+def _check_result(record: dict, game: Game) -> None:
+    """The stored result is complete and equals the replayed one (or both are absent)."""
+    if "result" not in record:
+        if game.result is not None:
+            raise ReplayError("the moves finish the game but the record has no 'result'")
+        return
+    stored = record["result"]
+    if not isinstance(stored, dict):
+        raise ReplayError(f"'result' must be an object (Result.to_dict()), got {stored!r}")
+    missing = [k for k in _RESULT_KEYS if k not in stored]
+    unknown = sorted(map(str, set(stored) - set(_RESULT_KEYS)))
+    if missing or unknown:
+        raise ReplayError(f"incomplete result: missing {missing}, unknown {unknown}")
+    if game.result is None:
+        raise ReplayError("record has a result but its moves do not finish the game")
+    actual = game.result.to_dict()
+    diff = {k: (v, actual[k]) for k, v in stored.items() if actual[k] != v}
+    if diff:
+        raise ReplayError(f"replay differs from the stored result (stored, replayed): {diff}")
+
+
+_RESULT_KEYS = tuple(Result(passed_in=True).to_dict())
 
 
 def write_records(path: str | Path, games: list[Game], append: bool = False) -> None:
@@ -78,11 +127,15 @@ def write_records(path: str | Path, games: list[Game], append: bool = False) -> 
 
 
 def read_records(path: str | Path) -> Iterator[Game]:
-    """Replay every record of a JSON-lines file."""
+    """Replay every record of a JSON-lines file; a bad record raises :class:`ReplayError`
+    naming the file and the line."""
     with open(path) as f:
-        for line in f:
+        for lineno, line in enumerate(f, 1):
             if line.strip():
-                yield replay(line)
+                try:
+                    yield replay(line)
+                except ReplayError as e:
+                    raise ReplayError(f"{path}, line {lineno}: {e}") from None
 
 
 # --- ISS records ---
