@@ -63,16 +63,16 @@ def null_value(contract: Contract) -> int:
 def multiplier(contract: Contract, matadors_: int, schneider: bool, schwarz: bool) -> int:
     """Matadors + game + each level that applies (RULES.md 'Game value')."""
     c = contract
+    return level_kernel(matadors_, c.hand, c.schneider, c.schwarz, c.ouvert, schneider, schwarz)
+
+
+def level_kernel(mats, hand, ann_schneider, ann_schwarz, ouvert, schneider, schwarz):
+    """The multiplier from 0/1 flags (ints or NumPy arrays): with/without N matadors, game,
+    hand, schneider (made, announced), schwarz (made, announced), ouvert."""
     return (
-        abs(matadors_)
-        + 1
-        + c.hand
-        + (schneider or c.schneider)
-        + c.schneider
-        + (schwarz or c.schwarz)
-        + c.schwarz
-        + c.ouvert
-    )
+        abs(mats) + 1 + hand + (schneider | ann_schneider) + ann_schneider
+        + (schwarz | ann_schwarz) + ann_schwarz + ouvert
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,50 @@ class Outcome:
     schwarz_level: bool
 
 
+def outcome_kernel(is_null, base, null_value, hand, ann_schneider, ann_schwarz, ouvert, bid,
+                   mats, declarer_points, declarer_tricks, defender_points, defender_tricks,
+                   ended_early) -> tuple:  # fmt: skip
+    """The scoring rules as arithmetic on 0/1 flags: the one definition, used by
+    :func:`score_game` on Python ints and by the batched engine on NumPy arrays (elementwise).
+
+    ``base`` is the game's base value (any non-zero number for null), ``null_value`` the
+    null contract's fixed value (ignored otherwise), ``mats`` the signed matadors. Returns
+    :class:`Outcome`'s fields in order: won, matadors, game_value, overbid, score,
+    schneider_level, schwarz_level.
+    """
+    dp, dt, early = declarer_points, declarer_tricks, ended_early
+    plain = 1 - is_null
+    # a declarer whose loss ended the game early counts as schneider / schwarz if it applies
+    schneider = (
+        (dp >= SCHNEIDER_POINTS)
+        | (defender_points >= SCHNEIDER_POINTS)
+        | (early & (dp <= 120 - SCHNEIDER_POINTS))
+    )
+    schwarz = (dt == 10) | (defender_tricks == 10) | (early & (dt == 0))
+    value = base * level_kernel(mats, hand, ann_schneider, ann_schwarz, ouvert, schneider, schwarz)
+    won = (
+        (1 - early)
+        * (dp >= WIN_POINTS)
+        * (1 - ann_schneider * (dp < SCHNEIDER_POINTS))
+        * (1 - ann_schwarz * (dt < 10))
+    )
+    overbid = value < bid
+    lost_value = -(-bid // base) * base  # smallest multiple of the base value >= the bid
+    score = overbid * (-2 * lost_value) + (1 - overbid) * (won * value - (1 - won) * 2 * value)
+    won = won * (1 - overbid)
+    null_won = dt == 0  # null: won without a trick, fixed value
+    null_score = null_won * null_value - (1 - null_won) * 2 * null_value
+    return (
+        is_null * null_won + plain * won,
+        plain * mats,
+        is_null * null_value + plain * value,
+        plain * overbid,
+        is_null * null_score + plain * score,
+        plain * schneider,
+        plain * schwarz,
+    )
+
+
 def score_game(
     contract: Contract,
     bid: int,
@@ -98,46 +142,28 @@ def score_game(
     defender_tricks: int,
     ended_early: bool,
 ) -> Outcome:
-    """Score a finished game.
+    """Score a finished game (:func:`outcome_kernel` on one game).
 
     ``declarer_points`` include the skat; ``defender_points`` are the points in the
     defenders' tricks. When the game ended early (the declarer's loss certain), a
     declarer with 30 or fewer points is schneider and one without a trick is schwarz.
     """
-    if contract.game == NULL:
-        value = null_value(contract)
-        won = declarer_tricks == 0
-        return Outcome(won, 0, value, False, value if won else -2 * value, False, False)
-
-    m = matadors(contract.game, declarer_cards)
-    schneider = declarer_points >= SCHNEIDER_POINTS or defender_points >= SCHNEIDER_POINTS
-    schwarz = declarer_tricks == 10 or defender_tricks == 10
-    if ended_early:
-        schneider = schneider or declarer_points <= 120 - SCHNEIDER_POINTS
-        schwarz = schwarz or declarer_tricks == 0
-    base = BASE_VALUES[contract.game]
-    value = base * multiplier(contract, m, schneider, schwarz)
-    won = (
-        not ended_early
-        and declarer_points >= WIN_POINTS
-        and (not contract.schneider or declarer_points >= SCHNEIDER_POINTS)
-        and (not contract.schwarz or declarer_tricks == 10)
-    )
-    overbid = value < bid
-    if overbid:
-        lost_value = -(-bid // base) * base  # smallest multiple of base >= bid
-        score = -2 * lost_value
-        won = False
-    else:
-        score = value if won else -2 * value
-    return Outcome(won, m, value, overbid, score, schneider, schwarz)
+    c = contract
+    is_null = c.game == NULL
+    won, mats, value, overbid, score, sn, sw = outcome_kernel(
+        is_null, 1 if is_null else BASE_VALUES[c.game], null_value(c) if is_null else 0,
+        c.hand, c.schneider, c.schwarz, c.ouvert, bid,
+        0 if is_null else matadors(c.game, declarer_cards),
+        declarer_points, declarer_tricks, defender_points, defender_tricks, ended_early,
+    )  # fmt: skip
+    return Outcome(bool(won), mats, value, bool(overbid), score, bool(sn), bool(sw))
 
 
-def seeger_fabian(score: int, won: bool) -> tuple[int, int]:
-    """(declarer, each defender) Seeger-Fabian points for a declarer's list score."""
-    if won:
-        return score + SF_WIN_BONUS, 0
-    return score - SF_LOSS_PENALTY, SF_DEFENDER_BONUS
+def seeger_fabian(score, won):
+    """(declarer, each defender) Seeger-Fabian points for a declarer's list score; ints or
+    NumPy arrays elementwise."""
+    declarer = won * (score + SF_WIN_BONUS) + (1 - won) * (score - SF_LOSS_PENALTY)
+    return declarer, (1 - won) * SF_DEFENDER_BONUS
 
 
 __all__ = [
@@ -145,8 +171,10 @@ __all__ = [
     "GRAND",
     "Outcome",
     "matadors",
+    "level_kernel",
     "multiplier",
     "null_value",
+    "outcome_kernel",
     "score_game",
     "seeger_fabian",
 ]

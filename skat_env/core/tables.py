@@ -31,7 +31,6 @@ assert len(BID_VALUES) == 63
 JACK_ORDER = tuple(CARD_INDEX[s + "J"] for s in SUITS)  # CJ SJ HJ DJ
 JACKS = sum(1 << c for c in JACK_ORDER)
 SUIT_MASK = tuple(sum(1 << (s * 8 + r) for r in range(8)) for s in range(4))
-PLAIN_ORDER = "AKQT987"  # non-jack ranks; suit/grand non-trump order is A T K Q 9 8 7
 SUIT_RANK_ORDER = "ATKQ987"  # strongest first, jacks excluded
 NULL_RANK_ORDER = "AKQJT987"  # strongest first
 
@@ -82,7 +81,7 @@ FOLLOW_MASK: tuple[tuple[int, ...], ...] = tuple(
 )
 
 # Card points of every byte of a card set, for fast point counting.
-_BYTE_POINTS = tuple(
+BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(CARD_POINTS[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256))
     for k in range(4)
 )
@@ -90,7 +89,7 @@ _BYTE_POINTS = tuple(
 
 def points_of(mask: int) -> int:
     """Card points in a card set (table look-up per byte)."""
-    bp = _BYTE_POINTS
+    bp = BYTE_POINTS
     return (
         bp[0][mask & 255]
         + bp[1][(mask >> 8) & 255]

@@ -18,8 +18,6 @@ from .observation import LAYOUT, MAX_BID, NUM_BITS, OBS_SIZE
 _CARD_BITS = LAYOUT["seat"].start  # 320: ten card sets first
 _CHUNK = 1024  # games per np.unpackbits call
 _NUM_BYTES = 56  # 40 card-set bytes + 16 bytes for the 116 one-hot bits
-_NEXT = np.array([1, 2, 0], np.int64)
-_PREV = np.array([2, 0, 1], np.int64)
 assert LAYOUT["hand"].start == 0 and NUM_BITS - _CARD_BITS <= 128
 assert [n for n in LAYOUT][:6] == ["hand", "skat", "discarded", "open_hand", "played", "trick"]
 

@@ -54,21 +54,14 @@ from ..core.game import (
     DISCARD,
     DONE,
     PLAY,
-    SCHNEIDER_STOP_POINTS,
     SKAT,
     Result,
+    loss_certain,
     parse_deal,
 )
 from ..core.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
-from ..core.rewards import REWARD_MODES
-from ..core.scoring import (
-    SCHNEIDER_POINTS,
-    SF_DEFENDER_BONUS,
-    SF_LOSS_PENALTY,
-    SF_WIN_BONUS,
-    WIN_POINTS,
-    Contract,
-)
+from ..core.rewards import REWARD_MODES, side_rewards
+from ..core.scoring import SCHNEIDER_POINTS, Contract, outcome_kernel, seeger_fabian
 from ..core.tables import GRAND, NULL
 from ..encoding.batched import encode_batch
 from ..encoding.observation import OBS_SIZE
@@ -543,16 +536,9 @@ def _finish_trick(s: VecState, idx: np.ndarray) -> None:
     d = s.declarer.take(idx)
     pw = s.points_won[idx]
     defender_points = pw.sum(1) - points.take(base + d)
-    certain = np.where(
-        g32 == NULL * 32,
-        winner == d,
-        np.where(
-            s.ann_schwarz.take(idx) == 1,
-            winner != d,
-            (s.ann_schneider.take(idx) == 1) & (defender_points >= SCHNEIDER_STOP_POINTS),
-        ),
-    )
-    over = idx[certain | (n_tricks == 10)]
+    certain = loss_certain(g32 == NULL * 32, s.ann_schwarz.take(idx),
+                           s.ann_schneider.take(idx), winner == d, defender_points)  # fmt: skip
+    over = idx[(certain == 1) | (n_tricks == 10)]
     if len(over):
         _finish_played(s, over)
 
@@ -571,48 +557,29 @@ def score_batch(
     game, hand, ann_schneider, ann_schwarz, ouvert, bid, twelve,
     declarer_points, declarer_tricks, defender_points, defender_tricks, ended_early,
 ) -> dict:  # fmt: skip
-    """Array form of :func:`skat_env.core.scoring.score_game` (same rules, same names; a test
-    compares the two on random inputs). Flags are 0/1 arrays. Returns Outcome's fields."""
+    """:func:`skat_env.core.scoring.score_game` on arrays: the matadors from a table, then the
+    core's own :func:`~skat_env.core.scoring.outcome_kernel`. Flags are 0/1 arrays. Returns
+    Outcome's fields."""
+    game = np.asarray(game, _I64)
     hand, ouvert = np.asarray(hand, _I64), np.asarray(ouvert, _I64)
-    ann_schneider, ann_schwarz = np.asarray(ann_schneider, bool), np.asarray(ann_schwarz, bool)
-    ended_early = np.asarray(ended_early, bool)
-    is_null = game == NULL
-    gk = np.where(is_null, GRAND, game)  # any valid row for the table look-ups
+    ann_schneider, ann_schwarz = np.asarray(ann_schneider, _I64), np.asarray(ann_schwarz, _I64)
+    is_null = (game == NULL).astype(_I64)
+    gk = np.where(is_null == 1, GRAND, game)  # any valid row for the table look-ups
     jacks = (twelve >> 3 & 1) | (twelve >> 10 & 2) | (twelve >> 17 & 4) | (twelve >> 24 & 8)
     suit_byte = twelve >> (8 * np.where(gk < GRAND, gk, 0)) & 255
-    mat = T.MATADORS.take((gk * 16 + jacks) * 256 + suit_byte) * ~is_null
-    schneider = (declarer_points >= SCHNEIDER_POINTS) | (defender_points >= SCHNEIDER_POINTS)
-    schwarz = (declarer_tricks == 10) | (defender_tricks == 10)
-    schneider |= ended_early & (declarer_points <= 120 - SCHNEIDER_POINTS)
-    schwarz |= ended_early & (declarer_tricks == 0)
-    mult = (
-        np.abs(mat) + 1 + hand + (schneider | ann_schneider) + ann_schneider
-        + (schwarz | ann_schwarz) + ann_schwarz + ouvert
+    mats = T.MATADORS.take((gk * 16 + jacks) * 256 + suit_byte)
+    values = outcome_kernel(
+        is_null, T.BASE_A.take(gk), T.NULL_VALUE_A.take(hand * 2 + ouvert), hand, ann_schneider,
+        ann_schwarz, ouvert, np.asarray(bid, _I64), mats, np.asarray(declarer_points, _I64),
+        np.asarray(declarer_tricks, _I64), np.asarray(defender_points, _I64),
+        np.asarray(defender_tricks, _I64), np.asarray(ended_early, _I64),
     )  # fmt: skip
-    base = T.BASE_A.take(gk)
-    value = base * mult
-    won = (
-        ~ended_early
-        & (declarer_points >= WIN_POINTS)
-        & (~ann_schneider | (declarer_points >= SCHNEIDER_POINTS))
-        & (~ann_schwarz | (declarer_tricks == 10))
-    )
-    overbid = value < bid
-    lost_value = -(-bid // base) * base
-    score = np.where(overbid, -2 * lost_value, np.where(won, value, -2 * value))
-    won &= ~overbid
-    # null: fixed value, won without a trick
-    null_value = T.NULL_VALUE_A.take(hand * 2 + ouvert)
-    null_won = declarer_tricks == 0
-    return dict(
-        won=np.where(is_null, null_won, won),
-        matadors=mat,
-        game_value=np.where(is_null, null_value, value),
-        overbid=~is_null & overbid,
-        score=np.where(is_null, np.where(null_won, null_value, -2 * null_value), score),
-        schneider_level=~is_null & schneider,
-        schwarz_level=~is_null & schwarz,
-    )
+    names = ("won", "matadors", "game_value", "overbid", "score", "schneider_level",
+             "schwarz_level")  # fmt: skip
+    out = {name: np.asarray(v, _I64) for name, v in zip(names, values, strict=True)}
+    for flag in ("won", "overbid", "schneider_level", "schwarz_level"):
+        out[flag] = out[flag].astype(bool)
+    return out
 
 
 def _finish_played(s: VecState, idx: np.ndarray) -> None:
@@ -635,8 +602,8 @@ def _finish_played(s: VecState, idx: np.ndarray) -> None:
     out = score_batch(g, hand, sn, sw, ov, bid, twelve, dp, dt, fp, ft, early)
     won, score = out["won"], out["score"]
     not_null = g != NULL
-    sf_decl = np.where(won, score + SF_WIN_BONUS, score - SF_LOSS_PENALTY)
-    sf = np.repeat(np.where(won, 0, SF_DEFENDER_BONUS)[:, None], 3, 1)
+    sf_decl, sf_def = seeger_fabian(score, won.astype(_I64))
+    sf = np.repeat(sf_def[:, None], 3, 1)
     sf[ar, d] = sf_decl
     values = dict(
         passed_in=0, declarer=d, game=g, hand=hand, schneider_announced=sn,
@@ -652,12 +619,9 @@ def _finish_played(s: VecState, idx: np.ndarray) -> None:
         block[k] = values[name]
     block[len(_RESULT_NAMES) :] = sf.T
     s.result._block[:, idx] = block
-    if s.reward_mode == "seeger_fabian":
-        rew = sf.astype(np.float32)
-    else:
-        other = -score / 2 if s.reward_mode == "zero_sum" else np.zeros(len(idx))
-        rew = np.repeat(other[:, None], 3, 1).astype(np.float32)
-        rew[ar, d] = score
+    decl_reward, def_reward = side_rewards(s.reward_mode, score, sf_decl, sf_def)
+    rew = np.repeat(np.asarray(def_reward, np.float32)[:, None], 3, 1)
+    rew[ar, d] = decl_reward
     s.rewards[idx] = rew
     s.terminated[idx] = True
     s.phase[idx] = DONE

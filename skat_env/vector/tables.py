@@ -27,7 +27,9 @@ from ..core.tables import (
     EFFECTIVE_SUIT,
     FOLLOW_MASK,
     NULL_VALUES,
-    TRUMP_ORDER,
+)
+from ..core.tables import (
+    BYTE_POINTS as BYTE_POINTS_BY_SUIT,
 )
 from ..core.tricks import beats
 
@@ -36,9 +38,8 @@ NO_CARD = NUM_CARDS  # 32: "no card" (empty trick slot, nothing led)
 NO_GAME = 6  # game kind before the declaration
 NUM_BIDS = len(BID_VALUES)
 
-# Seats: ADD3[x * 3 + y] = (x + y) % 3, REL[me * 3 + seat] = (seat - me) % 3.
+# Seats: ADD3[x * 3 + y] = (x + y) % 3.
 ADD3 = np.array([(x + y) % 3 for x in range(3) for y in range(3)], I64)
-REL = np.array([(s - m) % 3 for m in range(3) for s in range(3)], I64)
 NEXT = np.array([1, 2, 0], I64)
 PREV = np.array([2, 0, 1], I64)
 
@@ -59,18 +60,6 @@ BEATS = np.array(
 BID_VALUES_A = np.array([0, *BID_VALUES], I64)  # indexed by bid_index + 1 (0: no bid)
 BASE_A = np.array([*BASE_VALUES, 1, 1], I64)  # by game kind (null, none: unused)
 NULL_VALUE_A = np.array([NULL_VALUES[(h, o)] for h in (False, True) for o in (False, True)], I64)
-
-# Matadors: the trump ladder of each suit/grand game padded to 11 cards, and
-# MATADOR_TABLE[game * 2048 + held pattern] = scoring.matadors of those trumps.
-LADDER = np.array([list(o) + [o[0]] * (11 - len(o)) for o in TRUMP_ORDER], I64)
-MATADOR_TABLE = np.array(
-    [
-        matadors(g, sum(1 << TRUMP_ORDER[g][i] for i in range(len(TRUMP_ORDER[g])) if p >> i & 1))
-        for g in range(5)
-        for p in range(1 << 11)
-    ],
-    I64,
-)
 
 # Declarations by index (move - FIRST_DECLARATION).
 DECL_GAME = np.array([c.game for c in DECLARATIONS], I64)
@@ -170,12 +159,5 @@ MATADORS = np.array(
     ],
     I64,
 )
-# BYTE_POINTS[k * 256 + byte]: card points of the cards 8k .. 8k+7 in that byte
-BYTE_POINTS = np.array(
-    [
-        sum(CARD_POINTS[8 * k + i] for i in range(8) if b >> i & 1)
-        for k in range(4)
-        for b in range(256)
-    ],
-    I64,
-)
+# BYTE_POINTS[k * 256 + byte]: card points of the cards 8k .. 8k+7 in that byte (the core's)
+BYTE_POINTS = np.array(BYTE_POINTS_BY_SUIT, I64).ravel()
