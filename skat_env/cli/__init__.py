@@ -1,0 +1,1 @@
+"""Command-line front ends, importable so that console scripts can point at their ``main``."""
