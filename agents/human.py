@@ -1,23 +1,38 @@
 """``human``: play in the terminal. Shows the player's own view (only what that seat may
-see), what the others played since the last prompt, the legal moves by name and number;
-reads a move name (``CJ``, ``h10``, ``18``, ``pass``, ``grand``) or its number, asks again
-on bad input, and quits cleanly on ``q``, end of input or Ctrl-C (:class:`HumanQuit`)."""
+see); every card the others played since the last prompt, in play order, and each completed
+trick with its winner and points; the auction (who bid, who held); the legal moves by name
+and number, numbered in the order the hand is shown, contracts with their value and an
+overbid warning; at the end every trick, the skat and the discards, so the points add up.
+Reads a move name (``CJ``, ``h10``, ``♠10``, ``18``, ``pass``, ``grand``) or its number,
+asks again on bad input, and quits cleanly on ``q``, end of input or Ctrl-C
+(:class:`HumanQuit`)."""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, TextIO
 
-from skat_env.core.cards import cards_of
-from skat_env.core.moves import FIRST_BID, MOVE_INDEX, MOVE_NAMES, move_names
-from skat_env.core.tables import BID_VALUES
+from skat_env.core.cards import FULL_DECK, card_id
+from skat_env.core.game import PLAY
+from skat_env.core.moves import FIRST_BID, FIRST_DECLARATION, MOVE_INDEX, MOVE_NAMES, move_names
+from skat_env.core.tables import BID_VALUES, GRAND, points_of
 from skat_env.encoding.view import PlayerView
-from skat_env.envs.render import card_text, render_view
+from skat_env.envs.render import (
+    card_text,
+    cards_text,
+    declaration_text,
+    display_kind,
+    render_view,
+    sorted_cards,
+    trick_text,
+)
 
 from .base import Agent, view_of
 
 _BIDS = ((1 << len(BID_VALUES)) - 1) << FIRST_BID
+_CARDS = (1 << 32) - 1
 QUIT_WORDS = ("q", "quit", "exit")
+Trick = tuple[tuple[int, int], ...]  # (seat, card) in play order
 
 
 class HumanQuit(Exception):
@@ -25,7 +40,11 @@ class HumanQuit(Exception):
 
 
 class HumanAgent(Agent):
-    """A person at a terminal; ``input`` and ``output`` are injectable for tests."""
+    """A person at a terminal; ``input`` and ``output`` are injectable for tests.
+
+    The observation holds no play history, so the agent keeps what it saw: the trick as it
+    left it, the completed tricks, and middlehand's bid to forehand (middlehand later holds
+    against rearhand, and the view keeps only each seat's highest value)."""
 
     name = "human"
     interactive = True
@@ -33,7 +52,7 @@ class HumanAgent(Agent):
     def __init__(self, input: TextIO | None = None, output: TextIO | None = None):
         self._in = input
         self._out = output
-        self._seen = (0, 0, 0)
+        self.reset()
 
     @property
     def stdin(self) -> TextIO:
@@ -44,31 +63,27 @@ class HumanAgent(Agent):
         return self._out if self._out is not None else sys.stdout
 
     def reset(self, seed: int | None = None) -> None:
-        self._seen = (0, 0, 0)
+        self._seen = (0, 0, 0)  # cards each seat had played at the last look
+        self._trick: Trick = ()  # the running trick as this player left it
+        self._tricks: list[Trick] = []  # completed tricks
+        self._middlehand_bid: int | None = None
 
     def _say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
-    def _news(self, view: PlayerView) -> None:
-        """Cards the others played since this player last looked."""
-        for s in range(3):
-            new = view.played[s] & ~self._seen[s]
-            if s != view.seat and new:
-                cards = " ".join(card_text(c) for c in cards_of(new))
-                self._say(f"player_{s} played {cards}")
-        self._seen = view.played
-
     def act(self, observation: dict[str, Any]) -> int:
         view = view_of(observation)
+        self._note_auction(view)
         self._say()
         self._news(view)
-        self._say(render_view(view))
-        choices = numbered(view.legal_mask)
-        self._say(menu(view.legal_mask, choices))
+        self._say(render_view(view, self._middlehand_bid))
+        choices = numbered(view.legal_mask, display_kind(view))
+        self._say(menu(view, choices))
         while True:
             line = self._read("your move (name or number, q to quit): ")
             move = parse_move(line, view.legal_mask, choices)
             if move is not None:
+                self._note_own_move(view, move)
                 return move
             self._say(f"{line.strip()!r} is not a legal move here; try again.")
 
@@ -76,7 +91,76 @@ class HumanAgent(Agent):
         view = view_of(observation)
         self._news(view)
         self._say("\n--- game over ---")
-        self._say(render_view(view))
+        if view.declarer >= 0 and view.contract is not None:
+            self._say("\n".join(self._summary(view)))
+        self.reset()
+
+    # --- what the person has seen ---
+
+    def _note_auction(self, view: PlayerView) -> None:
+        """Middlehand's values are bids until rearhand first bids (then it only holds)."""
+        if view.bids[view.dealer] == 0:  # the dealer is rearhand
+            self._middlehand_bid = view.bids[(view.dealer + 2) % 3]
+
+    def _note_own_move(self, view: PlayerView, move: int) -> None:
+        if move < 32 and view.phase == PLAY:
+            self._trick = (*view.trick, (view.seat, move))
+            seen = list(view.played)
+            seen[view.seat] |= 1 << move
+            self._seen = tuple(seen)
+        elif FIRST_BID <= move < FIRST_BID + len(BID_VALUES) and view.position == 1:
+            self._middlehand_bid = BID_VALUES[move - FIRST_BID]
+
+    def _news(self, view: PlayerView) -> None:
+        """Every card played since this player's last move, in play order, and the trick
+        that completed meanwhile with its winner and points."""
+        if view.contract is None or not any(view.played):
+            return
+        lines = []
+        running = {card for _, card in view.trick}
+        if self._trick:
+            done = list(self._trick)
+            while len(done) < 3:
+                seat = (done[-1][0] + 1) % 3
+                card = _only(view.played[seat] & ~self._seen[seat] & ~_mask(running))
+                done.append((seat, card))
+                lines.append(f"  player_{seat} played {card_text(card)}")
+            self._tricks.append(tuple(done))
+            leader, cards = done[0][0], [c for _, c in done]
+            trick = trick_text(leader, cards, view.contract.game)
+            lines.append(f"  trick {len(self._tricks)}: {trick}")
+        for seat, card in view.trick:
+            lines.append(f"  player_{seat} played {card_text(card)}")
+        self._trick, self._seen = view.trick, view.played
+        if lines:
+            self._say("since your last move:\n" + "\n".join(lines))
+
+    def _summary(self, view: PlayerView) -> list[str]:
+        """Every trick, the skat and the discards, and the card points that add up."""
+        kind = view.contract.game
+        lines = [f"trick {i}: {trick_text(t[0][0], [c for _, c in t], kind)}"
+                 for i, t in enumerate(self._tricks, 1)]  # fmt: skip
+        d = view.declarer
+        lines.append(f"skat as dealt: {cards_text(view.skat, kind)}")
+        counted, note = view.skat, "the untouched skat"
+        if not view.hand_game:
+            unplayed = FULL_DECK & ~(view.played[0] | view.played[1] | view.played[2])
+            counted = view.discarded or (unplayed if sum(view.tricks) == 10 else 0)
+            note = "the discards"
+            shown = cards_text(counted, kind) if counted else "not known to you (unplayed)"
+            lines.append(f"declarer's discards: {shown}")
+        in_tricks = view.points[d]
+        defenders = sum(view.points) - in_tricks
+        lines.append(f"player_{d} (declarer): {in_tricks} in tricks")
+        if counted:
+            total = in_tricks + points_of(counted)
+            lines[-1] += f" + {points_of(counted)} in {note} = {total}"
+            rest = 120 - total - defenders
+            tail = f"; unplayed, counting for nobody: {rest}" if rest else ""
+            lines.append(f"defenders: {defenders}; together {total + defenders}{tail}")
+        else:
+            lines.append(f"defenders: {defenders}")
+        return lines
 
     def _read(self, prompt: str) -> str:
         self.stdout.write(prompt)
@@ -92,18 +176,34 @@ class HumanAgent(Agent):
         return line
 
 
-def numbered(legal: int) -> list[int]:
-    """The moves offered by number: every legal move except the bid values (typed as is)."""
-    return [MOVE_INDEX[n] for n in move_names(legal & ~_BIDS)]
+def _mask(cards: set[int]) -> int:
+    return sum(1 << c for c in cards)
 
 
-def menu(legal: int, choices: list[int]) -> str:
+def _only(mask: int) -> int:
+    """The one card of a one-card set (a seat plays one card into a trick)."""
+    if mask.bit_count() != 1:
+        raise ValueError(f"expected one new card, got mask {mask:#x}")
+    return mask.bit_length() - 1
+
+
+def numbered(legal: int, game_kind: int = GRAND) -> list[int]:
+    """The moves offered by number: cards in the order the hand is shown, then the other
+    moves except the bid values (typed as is)."""
+    cards = sorted_cards(legal & _CARDS, game_kind)
+    return cards + [MOVE_INDEX[n] for n in move_names(legal & ~_BIDS & ~_CARDS)]
+
+
+def menu(view: PlayerView, choices: list[int]) -> str:
     lines = ["legal moves:"]
     for i, m in enumerate(choices, 1):
         name = MOVE_NAMES[m]
-        label = f"{name} ({card_text(m)})" if m < 32 else name
-        lines.append(f"  {i:2d}. {label}")
-    bids = move_names(legal & _BIDS)
+        if m < 32:
+            name = f"{name} ({card_text(m)})"
+        elif m >= FIRST_DECLARATION:
+            name = f"{name:18s} {declaration_text(view, m)}"
+        lines.append(f"  {i:2d}. {name}")
+    bids = move_names(view.legal_mask & _BIDS)
     if bids:
         shown = " ".join(bids[:8]) + (" ..." if len(bids) > 8 else "")
         lines.append(f"  bid: type a value: {shown}")
@@ -111,15 +211,19 @@ def menu(legal: int, choices: list[int]) -> str:
 
 
 def parse_move(line: str, legal: int, choices: list[int]) -> int | None:
-    """The legal move a line names (move name, card with ``10`` for ``T``, or menu
-    number), else ``None``."""
+    """The legal move a line names (move name, card in any spelling ``card_id`` accepts,
+    or menu number), else ``None``."""
     text = " ".join(line.strip().split()).lower()
     if not text:
         return None
-    for candidate in (text, text.upper(), text.upper().replace("10", "T")):
-        move = MOVE_INDEX.get(candidate)
-        if move is not None and legal >> move & 1:
-            return move
+    move = MOVE_INDEX.get(text)
+    if move is None and not text.isdigit():
+        try:
+            move = card_id(text)
+        except ValueError:
+            move = None
+    if move is not None and legal >> move & 1:
+        return move
     if text.isdigit() and 1 <= int(text) <= len(choices):
         return choices[int(text) - 1]
     return None

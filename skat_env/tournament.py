@@ -488,11 +488,7 @@ def write_plot(results: dict[str, Any], path: Path) -> None:
 
 
 def describe_game(game: Game, labels: Sequence[str]) -> str:
-    """One line on a finished game, for people playing."""
-    r = game.result
-    if r.passed_in:
-        return "all passed: the deal is thrown in"
-    verdict = "won" if r.won else "lost" + (" (overbid)" if r.overbid else "")
-    return (f"player_{r.declarer} ({labels[r.declarer]}) played {r.contract} at bid {r.bid}: "
-            f"{verdict} with {r.declarer_points} points, value {r.game_value}, "
-            f"score {r.score:+d}")  # fmt: skip
+    """The score sheet of a finished game, for people playing."""
+    from .envs.render import describe_result
+
+    return describe_result(game.result, labels)
