@@ -8,6 +8,7 @@ from helpers import make_deal, play_random
 
 from skat_env.core.cards import mask_of, parse_cards
 from skat_env.core.game import DECLARE, DISCARD, DONE, PLAY, DealError, Game, IllegalMoveError
+from skat_env.encoding.view import player_view
 
 GRAND_FOUR = "CJ SJ HJ DJ CA CT CK CQ C9 C8"
 
@@ -106,7 +107,7 @@ def test_declare__contract_names_and_flags():
     c = g.contract
     assert (c.hand, c.schneider, c.schwarz, c.ouvert) == (True, True, True, True)
     assert c.name() == "clubs hand ouvert" and g.phase == PLAY
-    assert g.open_hand == g.hands[0] != 0
+    assert player_view(g, 1).open_hand == g.hands[0] != 0
 
 
 # --- full games for the RULES.md examples ---

@@ -228,14 +228,6 @@ class Game:
         return self._game
 
     @property
-    def open_hand(self) -> int:
-        """Card set laid open (the declarer's hand in ouvert games), else 0."""
-        c = self.contract
-        if c is not None and c.ouvert and self.phase >= PLAY:
-            return self.hands[self.declarer]
-        return 0
-
-    @property
     def declarer_skat(self) -> int:
         """Cards that count for the declarer: the discards, or the untouched skat."""
         return self.skat if self.hand_game else self.discarded

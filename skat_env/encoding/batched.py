@@ -5,15 +5,17 @@ restated: the ten card sets (320 bits), then the small one-hot fields (116 bits)
 scalars. The card sets and one-hot fields are packed into 56 bytes per game and expanded
 with one ``np.unpackbits``; the scalars come from tables built with the same Python
 arithmetic as the single-game encoder, so every value is bit-identical. What a seat may see
-follows :func:`skat_env.encoding.view.player_view` (the differential test checks it step by step).
+comes from :mod:`skat_env.encoding.view`'s own rules (``sees_skat``, ``sees_open_hand``), and a
+differential test checks the result against ``player_view`` step by step.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.game import DISCARD, DONE, PLAY
+from ..core.game import PLAY
 from .observation import LAYOUT, MAX_BID, NUM_BITS, OBS_SIZE
+from .view import sees_open_hand, sees_skat
 
 _CARD_BITS = LAYOUT["seat"].start  # 320: ten card sets first
 _CHUNK = 1024  # games per np.unpackbits call
@@ -93,11 +95,9 @@ def encode_batch(s, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndar
     raw = np.empty((n, _NUM_BYTES), np.uint8)  # the packed bits, written through views
     cards = raw[:, :40].view(np.uint32)  # (n, 10) card sets
     cards[:, 0] = hands.take(f0)
-    done = phase == DONE  # view.skat: all see it at the end, else the declarer after pickup
-    seen = done & (decl >= 0) | ~done & is_decl & (s.hand_game == 0) & (phase >= DISCARD)
-    cards[:, 1] = s.skat * seen
+    cards[:, 1] = s.skat * sees_skat(phase, is_decl, s.hand_game, decl >= 0)
     cards[:, 2] = s.discarded * is_decl
-    open_hand = (s.ouvert == 1) & (phase >= PLAY) & (decl >= 0)
+    open_hand = sees_open_hand(s.ouvert, phase, decl >= 0)
     cards[:, 3] = hands.take(ar3 + np.maximum(decl, 0)) * open_hand
     cards[:, 4:7] = s.played.reshape(-1).take(rel)
     cards[:, 7:10] = _BIT33.take(s.trick.reshape(-1).take(rel))

@@ -60,17 +60,26 @@ _SEATS_OF_POSITIONS = tuple(
 _TRICK_SEATS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))  # seats in play order from a leader
 
 
+def sees_skat(phase, is_declarer, hand_game, has_declarer):
+    """Whether the observer sees the skat: everybody once a played game is over, the declarer
+    after picking it up. The one visibility rule for the skat, on 0/1 ints or NumPy arrays
+    (the batched encoder calls it with arrays)."""
+    done = phase == DONE
+    return done * has_declarer + (1 - done) * is_declarer * (1 - hand_game) * (phase >= DISCARD)
+
+
+def sees_open_hand(ouvert, phase, has_declarer):
+    """Whether the declarer's hand lies open: an ouvert game, from the first card on."""
+    return ouvert * (phase >= PLAY) * has_declarer
+
+
 def player_view(game: Game, seat: int) -> PlayerView:
     """What ``seat`` knows of ``game`` now."""
     phase = game.phase
     declarer = game.declarer
     is_decl = declarer == seat
-    if phase == DONE:
-        skat = game.skat if declarer >= 0 else 0
-    elif is_decl and phase >= DISCARD and not game.hand_game:
-        skat = game.skat
-    else:
-        skat = 0
+    ouvert = game.contract is not None and game.contract.ouvert
+    skat = game.skat if sees_skat(phase, is_decl, game.hand_game, declarer >= 0) else 0
     a = game.auction
     dealer = game.dealer
     leader = game.trick_leader
@@ -91,7 +100,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
         hand_game=game.hand_game,
         skat=skat,
         discarded=game.discarded if is_decl else 0,
-        open_hand=game.open_hand,
+        open_hand=game.hands[declarer] if sees_open_hand(ouvert, phase, declarer >= 0) else 0,
         played=tuple(game.played),
         trick=tuple(zip(_TRICK_SEATS[leader], trick, strict=False)) if trick else (),
         trick_leader=leader if phase == PLAY else -1,
@@ -109,4 +118,4 @@ def without_history(view: PlayerView) -> PlayerView:
     return replace(view, play_sequence=()) if view.play_sequence else view
 
 
-__all__ = ["PlayerView", "player_view", "without_history"]
+__all__ = ["PlayerView", "player_view", "sees_open_hand", "sees_skat", "without_history"]
