@@ -34,7 +34,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
-from bench_env import play_episode  # noqa: E402
+from loops import play_episode  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402

@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.base import observation_view  # noqa: E402
 from agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup  # noqa: E402
-from skat_env.tournament import evaluate  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.encoding.observation import observe  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
+from skat_env.tournament import evaluate  # noqa: E402
 
 TABLES = (
     ("random", "random", "random"),

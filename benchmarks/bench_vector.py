@@ -49,12 +49,12 @@ def best_rate(batch: int, seconds: float, repeats: int, observe: bool) -> float:
 
 
 def baselines(args) -> dict[str, float]:
-    """Decision steps/s of the AEC env and OpenSpiel (benchmarks/bench_env.py's loops)."""
+    """Decision steps/s of the AEC env and OpenSpiel (benchmarks/loops.py, as bench_env.py)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import bench_env
+    import loops
 
     out = {}
-    steps, cpu, _ = bench_env.bench_skat_env(args.aec_games, 0, raw=False, history=False)
+    steps, cpu, _ = loops.bench_skat_env(args.aec_games, 0, raw=False, history=False)
     out["AEC env (skat_v0)"] = steps / cpu
     if not args.no_openspiel:
         try:
@@ -62,7 +62,7 @@ def baselines(args) -> dict[str, float]:
         except ImportError:
             print("pyspiel is not importable: OpenSpiel skipped (pip install open_spiel)")
         else:
-            steps, cpu, _ = bench_env.bench_openspiel(args.aec_games, 0)
+            steps, cpu, _ = loops.bench_openspiel(args.aec_games, 0)
             out["OpenSpiel skat"] = steps / cpu
     return out
 
