@@ -161,7 +161,7 @@ def snapshot(game: Game, viewer: int | None, names: list[str]) -> dict[str, Any]
         "tricks_done": completed_tricks(view),
         "legal": _legal(view) if viewer is not None else None,
         "log": move_log(game, viewer),
-        "result": score_sheet(game) if game.is_over else None,
+        "result": score_sheet(game, names) if game.is_over else None,
         "dealt": dealt_hands(game) if game.is_over else None,
     }
 
@@ -192,7 +192,7 @@ def dealt_hands(game: Game) -> dict[str, Any]:
     }
 
 
-def score_sheet(game: Game) -> dict[str, Any]:
+def score_sheet(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     """The score-sheet breakdown of a finished game, from :attr:`Game.result` and
     :func:`skat_env.core.scoring.score_game`."""
     r: Result = game.result
@@ -204,10 +204,10 @@ def score_sheet(game: Game) -> dict[str, Any]:
     sheet["levels"] = _levels(game, c, r)
     sheet["base_value"] = BASE_VALUES[c.game] if c.game != NULL else None
     sheet["lost_value"] = -r.score // 2 if r.overbid else None
+    who = names[r.declarer] if names else f"player_{r.declarer}"
     verdict = "won" if r.won else "lost"
     sheet["summary"] = (
-        f"player_{r.declarer} {verdict} {r.contract} with {r.declarer_points} card points: "
-        f"{r.score:+d}"
+        f"{who} {verdict} {r.contract} with {r.declarer_points} card points: {r.score:+d}"
     )
     return sheet
 
