@@ -1,0 +1,307 @@
+"""Compiled alpha-beta kernels of the double-dummy solver (numba).
+
+Cards live here in a per-game *layout*: card ``k`` of the layout is the ``k``-th weakest card
+when the cards are sorted by (trump, effective suit, strength). Every effective suit is then a
+contiguous run of bits with the stronger card on the higher bit and trumps on top, so "``c``
+beats ``b``" is ``c > b and (suit c == suit b or c is a trump)`` and the equivalent-card test
+is a bit scan. The layout tables are built from :mod:`skat_env.core.tables` in ``solver.py``.
+
+A search answers one zero-window question: can the *max side* make the declarer's units
+(card points, or tricks) from the remaining cards reach ``need``? The max side is the declarer
+(suit, grand) or the defenders (null, where the units are the declarer's tricks and need 1).
+Bounds on the value of trick-boundary positions are kept in a transposition table keyed on
+the remaining cards (each card's owner is fixed while a table generation lives), the leader,
+the mode and the generation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+TRUMP = 4
+MODE_POINTS, MODE_TRICKS_MAX, MODE_TRICKS_MIN = 0, 1, 2
+GEN_SHIFT = 36  # key bits: 0-31 remaining cards, 32-33 leader, 34-35 mode, 36+ generation
+MAX_GEN = (1 << 26) - 1
+HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit int
+DEBRUIJN = np.array(
+    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+    dtype=np.int64,
+)  # fmt: skip
+MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
+MAX_DEPTH = 34  # workspace rows (at most 30 cards are played below the root)
+
+
+@njit(cache=True, inline="always")
+def _low_index(bit: int) -> int:
+    """Index of a single set bit (de Bruijn multiply, 32-bit)."""
+    return DEBRUIJN[((bit * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True, inline="always")
+def _beats(eff, c: int, b: int) -> bool:
+    return c > b and (eff[c] == eff[b] or eff[c] == TRUMP)
+
+
+@njit(cache=True)
+def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode):
+    """Write the moves to search at this node into ``ws[depth]``, best guess first.
+
+    Of a run of cards the player holds that are adjacent among the live cards of their
+    effective suit (and worth the same in points mode) only the strongest is kept.
+    Returns the number of moves.
+    """
+    if ntr == 0:
+        legal = hand
+    else:
+        legal = hand & smask[eff[c0]]
+        if legal == 0:
+            legal = hand
+    n = 0
+    m = legal
+    while m:
+        bit = m & -m
+        m ^= bit
+        c = _low_index(bit)
+        above = live & smask[eff[c]] & ~((bit << 1) - 1)
+        if above:
+            nxt_bit = above & -above
+            if nxt_bit & hand and (mode != MODE_POINTS or pts[_low_index(nxt_bit)] == pts[c]):
+                continue  # equivalent to the next stronger card of the same run
+        if ntr == 0:
+            score = c  # lead high cards first
+        elif mine_winning:
+            score = 64 + pts[c] * 2 - (1 if _beats(eff, c, win_card) else 0)
+        elif _beats(eff, c, win_card):
+            score = 200 + pts[win_card] - c  # cheapest winning card first
+        else:
+            score = 32 - pts[c] * 2 - c // 8  # dump the cheapest card
+        j = n
+        while j > 0 and ws[depth, 2 * (j - 1) + 1] < score:
+            ws[depth, 2 * j] = ws[depth, 2 * (j - 1)]
+            ws[depth, 2 * j + 1] = ws[depth, 2 * (j - 1) + 1]
+            j -= 1
+        ws[depth, 2 * j] = c
+        ws[depth, 2 * j + 1] = score
+        n += 1
+    return n
+
+
+# Fields of a search frame (one row of the frame stack per depth).
+H0, H1, H2, LEAD, NTR, C0, C1, REM, NEED, KEY, SLOT, NMOV, IMOV, ISMAX, PLAYER, WCARD, WSEAT = (
+    range(17)
+)
+NUM_FIELDS = 17
+
+
+@njit(cache=True, inline="always")
+def _store(keys, lbs, ubs, fr, sp, res):
+    """Record a finished trick-boundary node's zero-window answer as a bound."""
+    key = fr[sp, KEY]
+    slot = fr[sp, SLOT]
+    need = fr[sp, NEED]
+    if keys[slot] != key:
+        keys[slot] = key
+        lbs[slot] = 0
+        ubs[slot] = fr[sp, REM]
+    if res:
+        if lbs[slot] < need:
+            lbs[slot] = need
+    elif ubs[slot] > need - 1:
+        ubs[slot] = need - 1
+
+
+@njit(cache=True)
+def _enter(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen, sp):
+    """Open the node in frame ``sp``: -1 if its moves were generated (search on), else its
+    answer 0/1 (settled by a bound or the table)."""
+    need = fr[sp, NEED]
+    rem = fr[sp, REM]
+    if need <= 0:
+        return 1
+    if need > rem:
+        return 0
+    ctr[0] += 1
+    h0, h1, h2 = fr[sp, H0], fr[sp, H1], fr[sp, H2]
+    leader, ntr = fr[sp, LEAD], fr[sp, NTR]
+    if ntr == 0:
+        key = (h0 | h1 | h2) | (leader << 32) | (mode << 34) | (gen << GEN_SHIFT)
+        slot = ((key * HASH_MUL) >> 20) & (keys.shape[0] - 1)
+        fr[sp, KEY] = key
+        fr[sp, SLOT] = slot
+        if keys[slot] == key:
+            if lbs[slot] >= need:
+                return 1
+            if ubs[slot] < need:
+                return 0
+    player = leader + ntr
+    if player >= 3:
+        player -= 3
+    hand = h0 if player == 0 else (h1 if player == 1 else h2)
+    live = h0 | h1 | h2
+    c0 = fr[sp, C0]
+    win_card = -1
+    win_seat = -1
+    if ntr >= 1:
+        live |= 1 << c0
+        win_card = c0
+        win_seat = leader
+        if ntr == 2:
+            c1 = fr[sp, C1]
+            live |= 1 << c1
+            if _beats(eff, c1, c0):
+                win_card = c1
+                win_seat = leader + 1 if leader < 2 else 0
+    is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
+    mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
+    fr[sp, NMOV] = _gen_moves(
+        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode
+    )
+    fr[sp, IMOV] = 0
+    fr[sp, ISMAX] = 1 if is_max else 0
+    fr[sp, PLAYER] = player
+    fr[sp, WCARD] = win_card
+    fr[sp, WSEAT] = win_seat
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _push_child(eff, pts, fr, decl, mode, sp, c):
+    """Frame ``sp + 1``: the node after the player of frame ``sp`` plays card ``c``."""
+    player = fr[sp, PLAYER]
+    bit = 1 << c
+    ch = sp + 1
+    fr[ch, H0] = fr[sp, H0] & ~bit if player == 0 else fr[sp, H0]
+    fr[ch, H1] = fr[sp, H1] & ~bit if player == 1 else fr[sp, H1]
+    fr[ch, H2] = fr[sp, H2] & ~bit if player == 2 else fr[sp, H2]
+    ntr = fr[sp, NTR]
+    if ntr < 2:
+        fr[ch, LEAD] = fr[sp, LEAD]
+        fr[ch, NTR] = ntr + 1
+        fr[ch, C0] = c if ntr == 0 else fr[sp, C0]
+        fr[ch, C1] = c if ntr == 1 else -1
+        fr[ch, REM] = fr[sp, REM]
+        fr[ch, NEED] = fr[sp, NEED]
+        return
+    win_card = fr[sp, WCARD]
+    winner = player if _beats(eff, c, win_card) else fr[sp, WSEAT]
+    units = pts[fr[sp, C0]] + pts[fr[sp, C1]] + pts[c] if mode == MODE_POINTS else 1
+    fr[ch, LEAD] = winner
+    fr[ch, NTR] = 0
+    fr[ch, C0] = -1
+    fr[ch, C1] = -1
+    fr[ch, REM] = fr[sp, REM] - units
+    fr[ch, NEED] = fr[sp, NEED] - (units if winner == decl else 0)
+
+
+@njit(cache=True)
+def _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+            h0, h1, h2, leader, ntr, c0, c1, rem, need):  # fmt: skip
+    """Whether the max side can make the declarer's units from here reach ``need``.
+
+    ``rem`` is the number of units still open (the current trick's cards included).
+    Depth-first alpha-beta on an explicit frame stack (numba cannot cache recursion).
+    """
+    fr[0, H0], fr[0, H1], fr[0, H2] = h0, h1, h2
+    fr[0, LEAD], fr[0, NTR], fr[0, C0], fr[0, C1] = leader, ntr, c0, c1
+    fr[0, REM], fr[0, NEED] = rem, need
+    sp = 0
+    while True:
+        r = _enter(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen, sp)
+        done = r >= 0
+        res = r == 1
+        while True:
+            if done:
+                if sp == 0:
+                    return res
+                sp -= 1
+                if res == (fr[sp, ISMAX] == 1):  # cutoff: the parent is settled too
+                    if fr[sp, NTR] == 0:
+                        _store(keys, lbs, ubs, fr, sp, res)
+                    continue
+                fr[sp, IMOV] += 1
+                done = False
+            i = fr[sp, IMOV]
+            if i >= fr[sp, NMOV]:  # every move failed: the node goes to the other side
+                res = fr[sp, ISMAX] == 0
+                if fr[sp, NTR] == 0:
+                    _store(keys, lbs, ubs, fr, sp, res)
+                done = True
+                continue
+            _push_child(eff, pts, fr, decl, mode, sp, ws[sp, 2 * i])
+            sp += 1
+            break
+
+
+@njit(cache=True)
+def _value(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+           h0, h1, h2, leader, ntr, c0, c1, rem):  # fmt: skip
+    """Exact minimax value (declarer's units from here) by bisection over zero windows."""
+    lo = 0
+    hi = rem
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+                   h0, h1, h2, leader, ntr, c0, c1, rem, mid):  # fmt: skip
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def _child(eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card):
+    """State after ``card`` is played: (h0, h1, h2, leader, ntr, c0, c1, units to declarer,
+    units closed)."""
+    player = (leader + ntr) % 3
+    bit = 1 << card
+    if player == 0:
+        h0 &= ~bit
+    elif player == 1:
+        h1 &= ~bit
+    else:
+        h2 &= ~bit
+    if ntr == 0:
+        return h0, h1, h2, leader, 1, card, -1, 0, 0
+    if ntr == 1:
+        return h0, h1, h2, leader, 2, c0, card, 0, 0
+    win, win_seat = c0, leader
+    if _beats(eff, c1, c0):
+        win, win_seat = c1, (leader + 1) % 3
+    winner = player if _beats(eff, card, win) else win_seat
+    units = pts[c0] + pts[c1] + pts[card] if mode == MODE_POINTS else 1
+    return h0, h1, h2, winner, 0, -1, -1, (units if winner == decl else 0), units
+
+
+@njit(cache=True)
+def _root_moves(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+                h0, h1, h2, leader, ntr, c0, c1, rem, need, out):  # fmt: skip
+    """Value of every legal card at the root into ``out[card]`` (layout ids; -1 = illegal).
+
+    ``need < 0``: exact units; else 1/0 whether the max side reaches ``need`` after the card.
+    """
+    player = (leader + ntr) % 3
+    hand = h0 if player == 0 else (h1 if player == 1 else h2)
+    legal = hand
+    if ntr > 0:
+        legal = hand & smask[eff[c0]]
+        if legal == 0:
+            legal = hand
+    out[:] = -1
+    m = legal
+    while m:
+        bit = m & -m
+        m ^= bit
+        card = _low_index(bit)
+        a0, a1, a2, ld, nt, d0, d1, got, closed = _child(
+            eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card
+        )
+        if need < 0:
+            v = _value(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+                       a0, a1, a2, ld, nt, d0, d1, rem - closed)  # fmt: skip
+            out[card] = got + v
+        else:
+            ok = _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+                         a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got)  # fmt: skip
+            out[card] = 1 if ok else 0
