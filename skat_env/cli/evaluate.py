@@ -1,0 +1,128 @@
+"""Duplicate tournaments between Skat agents, scored Seeger-Fabian with bootstrap intervals.
+
+    python evaluate.py --agents heuristic random random --deals 2000 --seed 0
+    python evaluate.py --agents human heuristic heuristic --deals 1     # play in the terminal
+
+Agents are spec strings: random, heuristic, heuristic:margin=X, human, ppo:PATH (a
+MaskablePPO model.zip). Three agents, one per seat. Duplicate (the default; off when a human
+plays): every deal is played under every distinct seating of the three agents (3 rotations
+when two seats share an agent, 6 permutations for three different agents), so each agent
+plays each deal's hands from every seat and the luck of the cards cancels. Deals and dealers
+come from the seed, one independent stream per deal, so any --workers gives identical
+results. Agents see only the acting player's observation (the PettingZoo env's).
+
+Per agent: Seeger-Fabian points per game with a 95% bootstrap interval over deals, list
+score per game, declarer share, declarer and defence win rates (also by contract family:
+suit, grand, null), passed-in share, overbid rate, mean game value; and, for each pair of
+agents, the per-deal difference of their Seeger-Fabian points with its interval. Written
+as a table, a JSON file (every figure and the exact command) and a PNG plot.
+
+Outputs go to results/evaluate-<agents>-<time>.json and .png unless --json names a file, so a
+run never overwrites an earlier one. The tournament itself is the library module
+:mod:`skat_env.tournament` (``evaluate([...], deals=2000, seed=0)``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from agents.human import HumanQuit
+from agents.registry import SPECS
+from skat_env.cli.outputs import OutputPathError, check_writable, new_output
+from skat_env.core.game import Game, IllegalMoveError
+from skat_env.tournament import (
+    EvaluationError,
+    describe_game,
+    evaluate,
+    format_table,
+    validate,
+    write_plot,
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="evaluate.py",
+        description=__doc__.split("\n\n")[0].strip(),
+        epilog="Agent specs: " + "; ".join(SPECS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                    help="three agent specs, one per seat")  # fmt: skip
+    ap.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of deals and agents (default 0)")
+    ap.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    ap.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play every deal under every seating (default: on, off for a human)",
+    )
+    ap.add_argument("--json", type=Path, default=None,
+                    help="JSON file (default: new results/evaluate-AGENTS-TIME.json)")  # fmt: skip
+    ap.add_argument("--plot", type=Path, default=None,
+                    help="PNG plot (default: the JSON path with .png)")  # fmt: skip
+    ap.add_argument("--no-plot", action="store_true", help="write no plot")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--bootstrap", type=int, default=2000,
+                    help="bootstrap resamples for the intervals (default 2000)")  # fmt: skip
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    args = _parser().parse_args(argv)
+    command = "python evaluate.py " + " ".join(
+        shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
+    )
+    try:
+        built = validate(args.agents, args.deals, args.workers)
+        if args.bootstrap < 1:
+            raise EvaluationError(f"--bootstrap must be positive, got {args.bootstrap}")
+        out = args.json or new_output("evaluate", *args.agents)
+        plot = None if args.no_plot else (args.plot or out.with_suffix(".png"))
+        for path, given in ((out, args.json), (plot, args.plot or args.json)):
+            if path is not None:
+                check_writable(path, create_parent=given is None)
+        human = any(a.interactive for a in built)
+        duplicate = (not human) if args.duplicate is None else args.duplicate
+        report = _print_game if human else None
+        if human:  # one instance per spec, so equal specs keep one label
+            by_spec = dict(zip(args.agents, built, strict=True))
+            built = [by_spec[s] for s in args.agents]
+        results = evaluate(built if human else args.agents, args.deals, args.seed,
+                           args.workers, duplicate, progress=not args.no_progress,
+                           bootstrap=args.bootstrap, report=report)  # fmt: skip
+    except (EvaluationError, OutputPathError) as e:
+        print(f"evaluate.py: error: {e}", file=sys.stderr)
+        return 2
+    except IllegalMoveError as e:
+        print(f"evaluate.py: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nevaluate.py: interrupted", file=sys.stderr)
+        return 130
+    except HumanQuit:
+        print("\nbye.")
+        return 0
+    results["command"] = command
+    print(format_table(results))
+    try:
+        out.write_text(json.dumps(results, indent=2) + "\n")
+        if plot is not None:
+            write_plot(results, plot)
+    except OSError as e:
+        print(f"evaluate.py: error: cannot write results: {e}", file=sys.stderr)
+        return 1
+    print(f"wrote {out}" + (f" and {plot}" if plot is not None else ""))
+    return 0
+
+
+def _print_game(game: Game, labels: list[str]) -> None:
+    print("\n" + describe_game(game, labels))
