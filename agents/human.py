@@ -76,7 +76,7 @@ class HumanAgent(Agent):
         self._note_auction(view)
         self._say()
         self._news(view)
-        self._say(render_view(view, self._middlehand_bid))
+        self._say(render_view(view, self._middlehand_bid, moves=False))
         choices = numbered(view.legal_mask, display_kind(view))
         self._say(menu(view, choices))
         while True:

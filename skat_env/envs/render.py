@@ -139,7 +139,7 @@ def declaration_text(view: PlayerView, move: int) -> str:
             detail += " in your ten cards; the skat counts too"
     text = f"value {value} ({detail})"
     if value < view.bid:
-        text += f"  !! below the bid {view.bid}: overbid, lost unless schneider/schwarz lifts it"
+        text += f"  !! below the bid {view.bid}: lost (overbid) unless schneider/schwarz lifts it"
     return text
 
 
@@ -200,8 +200,9 @@ def _schwarz_text(r: Result) -> str:
     return text + _announced(r, "schwarz", "ouvert")
 
 
-def render_view(view: PlayerView, middlehand_bid: int | None = None) -> str:
-    """What one player may see, as text (no other hand, no unseen skat)."""
+def render_view(view: PlayerView, middlehand_bid: int | None = None, moves: bool = True) -> str:
+    """What one player may see, as text (no other hand, no unseen skat); ``moves=False``
+    leaves out the legal moves (for callers that show their own menu)."""
     kind = display_kind(view)
     trick_no = view.trick_number + 1 if view.phase == PLAY else "-"
     lines = [
@@ -223,7 +224,7 @@ def render_view(view: PlayerView, middlehand_bid: int | None = None) -> str:
             void = " ".join(_VOID_NAMES[i] for i in range(5) if view.voids[s] >> i & 1)
             lines.append(f"player_{s} is void in: {void}")
     lines += _score_lines(view)
-    if view.legal_mask:
+    if view.legal_mask and moves:
         lines.append("your moves: " + " ".join(move_names(view.legal_mask)))
     return "\n".join(lines)
 
