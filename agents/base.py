@@ -5,6 +5,10 @@ An agent sees only what the environment gives the acting player: the observation
 :func:`skat_env.encoding.observation.observe` (the same dict the PettingZoo env and the single-agent
 view hand out). Rule-based agents turn it back into a :class:`~skat_env.encoding.view.PlayerView`
 with :func:`view_of` (the decoder of the observation, so nothing hidden can reach them).
+
+Every :class:`Agent` is a :class:`skat_env.envs.policy.Policy` (``act``, optional ``reset``
+and ``act_view``), so the environments can play agents as opponents without importing this
+package.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ PettingZoo AEC environment.
 ```python
 from skat_env import skat_v0
 
-env = skat_v0.env(render_mode=None, reward_mode="zero_sum", observation_mode="default")
+env = skat_v0.env(render_mode=None, reward_mode="zero_sum", observation_mode="default",
+                  reward_scale=1.0, illegal_action="terminate", illegal_reward=None)
 env.reset(seed=0)
 for agent in env.agent_iter():
     obs, reward, termination, truncation, info = env.last()
@@ -34,9 +35,10 @@ and ten tricks (fewer when the declarer's loss is certain). Agents are fixed sea
 dealer moves one seat clockwise at each `reset()` (the first deal has dealer `player_2`,
 so `player_0` is forehand). `reset(seed=s)` reseeds the shuffle;
 `reset(options={"dealer": k, "deal": "CJ SJ ... D7"})` fixes the dealer and the 32 cards
-(forehand 10, middlehand 10, rearhand 10, skat 2). A bad dealer or a malformed deal raise
-`ValueError` (`skat_env.DealError` for the deal); unknown option keys are ignored with a
-warning (PettingZoo's own `api_test` passes one).
+(forehand 10, middlehand 10, rearhand 10, skat 2). A dealer that is not seat 0, 1 or 2
+raises (`TypeError` / `ValueError`), a malformed deal `skat_env.DealError` saying what is
+wrong; unknown option keys are ignored with a warning (PettingZoo's own `api_test` passes
+one).
 
 ## Actions
 
@@ -75,15 +77,39 @@ A passed-in deal pays 0 to all. At the end `infos[agent]["result"]` is the engin
 (`skat_env.core.game.Result.to_dict()`: contract, declarer, bid, points, tricks, matadors, value,
 score, flags).
 
-## Bad input
+## Bad input and illegal moves
 
-`raw_env` raises: `TypeError` for a non-integer action, `skat_env.IllegalMoveError`
-(a `ValueError`) for an out-of-range or illegal action (the game is left untouched),
-`ValueError` for an action other than `None` after the end, `RuntimeError` for a step
-after every agent left. `env()` wraps the raw env in PettingZoo's
-`TerminateIllegalWrapper` (an illegal action ends the game, -1 for the offender),
-`AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` (subclassed in `skat_env.envs.wrappers`
-only to read the per-step attributes without `__getattr__`; the behaviour is PettingZoo's).
+One rule for every entry point (`skat_env.core.validation`): actions, seats and dealers are
+integers, Python or NumPy, never `bool`; anything else raises `TypeError` naming what is
+allowed, an integer that is not a move id (outside 0..120) raises
+`skat_env.IllegalMoveError` (a `ValueError`), and a refused call changes nothing (a refused
+`reset` keeps the old game and the old seed). Before the first `reset()` every method
+raises "call reset() first". A step other than `None` after the end raises `ValueError`, a
+step after every agent left `RuntimeError`.
+
+A move id outside the legal set is handled by `illegal_action`, the same option with the
+same values in every env of this package (`raw_env`, `env()`, `SkatSingleAgentEnv`,
+`SkatVectorEnv`, the batched engine):
+
+* `"terminate"` (the default everywhere, as in PettingZoo's classic games; the env checkers
+  of PettingZoo and Gymnasium sample unmasked actions): the game ends, the offender gets
+  `illegal_reward`, the others 0, `infos[offender]["illegal_action"]` is True.
+  `illegal_reward` defaults to the worst outcome of a played game under `reward_mode`
+  (-540 for `zero_sum` and `list`, -590 for `seeger_fabian`) and may not be better than
+  that: an illegal move never pays more than a lost game.
+* `"raise"`: `IllegalMoveError`, naming the move, the player and the legal moves; the game
+  is untouched.
+
+`reward_scale` (default 1) multiplies every reward, the penalty included.
+
+`env()` is the raw env in PettingZoo's `OrderEnforcingWrapper` (subclassed in
+`skat_env.envs.wrappers` only to read the per-step attributes without `__getattr__`).
+
+## Copies
+
+`copy.deepcopy(env)`, `pickle` and `env.clone()` (also `copy.copy`) give an independent env
+in the same position that continues exactly as the original would (same deals from the same
+seed stream); `clone()` is the cheap one, for search.
 
 ## Speed
 
@@ -109,14 +135,11 @@ from pettingzoo import AECEnv
 from .envs.aec import action_to_move, move_to_action, raw_env
 from .envs.wrappers import wrap
 
-ILLEGAL_MOVE_REWARD = -1
-
 
 def env(**kwargs) -> AECEnv:
-    """The raw environment in PettingZoo's standard wrappers (illegal move terminates
-    with reward -1, out-of-bounds assertion, call-order enforcement); see
-    :mod:`skat_env.envs.wrappers`."""
-    return wrap(raw_env(**kwargs), illegal_reward=ILLEGAL_MOVE_REWARD)
+    """The raw environment (keyword arguments as for :class:`raw_env`) in PettingZoo's
+    order-enforcing wrapper; see :mod:`skat_env.envs.wrappers`."""
+    return wrap(raw_env(**kwargs))
 
 
 __all__ = ["action_to_move", "env", "move_to_action", "raw_env"]

@@ -185,11 +185,11 @@ def test_same_seed_same_episode_also_with_seeded_agents():
 
 
 def test_illegal_action_terminates_with_the_penalty_or_raises():
-    env = SkatSingleAgentEnv(illegal_reward=-7.0, reward_scale=0.5)
+    env = SkatSingleAgentEnv(illegal_reward=-700.0, reward_scale=0.5)
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, done, _, info = env.step(illegal)
-    assert done and reward == -3.5 and info["illegal_action"]
+    assert done and reward == -350.0 and info["illegal_action"]
     with pytest.raises(RuntimeError, match="episode ended"):
         env.step(env.game.legal_actions()[0])  # a legal move, but the episode is over
     strict = SkatSingleAgentEnv(illegal_action="raise")
@@ -208,7 +208,9 @@ def test_illegal_action_terminates_with_the_penalty_or_raises():
         ({"dealer": -1}, "dealer"),
         ({"illegal_action": "ignore"}, "illegal_action"),
         ({"opponents": [lambda o: 0]}, "two opponent"),
-        ({"opponents": [1, 2]}, "callable"),
+        ({"opponents": [1, 2]}, "a policy is an object with .act"),
+        ({"illegal_reward": -1.0}, "worst game outcome"),
+        ({"reward_scale": 0}, "positive"),
     ],
 )
 def test_bad_arguments_are_refused_clearly(kwargs, match):

@@ -174,7 +174,7 @@ def test_init_from_deals__accepts_card_names():
 
 
 def test_step__illegal_action_raises_naming_games_and_leaves_state():
-    s = vector.init(4, seed=0)
+    s = vector.init(4, seed=0, illegal_action="raise")
     before = s.obs.copy()
     actions = vector.random_actions(s, np.random.default_rng(0))
     actions[2] = MOVE_INDEX["grand"]  # not legal in the auction
@@ -183,13 +183,13 @@ def test_step__illegal_action_raises_naming_games_and_leaves_state():
     np.testing.assert_array_equal(s.obs, before)
     with pytest.raises(ValueError, match="shape"):
         vector.step(s, actions[:3])
-    actions[1] = 500
-    with pytest.raises(vector.IllegalActionError, match=r"\[1, 2\]"):
+    actions[1] = 500  # not a move id: refused before legality is asked
+    with pytest.raises(vector.IllegalActionError, match=r"games \[1\] are not move ids"):
         vector.step(s, actions)
 
 
 def test_step__illegal_action_as_loss_ends_only_that_game():
-    s = vector.init(4, seed=0, illegal="loss", illegal_reward=-7.0)
+    s = vector.init(4, seed=0, illegal_action="terminate", illegal_reward=-700.0)
     offender = int(s.to_act[1])
     old_dealer = s.dealer.copy()
     actions = vector.random_actions(s, np.random.default_rng(0))
@@ -197,7 +197,7 @@ def test_step__illegal_action_as_loss_ends_only_that_game():
     vector.step(s, actions)
     assert s.terminated.tolist() == [False, True, False, False]
     expect = np.zeros(3, np.float32)
-    expect[offender] = -7.0
+    expect[offender] = -700.0
     np.testing.assert_array_equal(s.rewards[1], expect)
     assert s.result.illegal[1] and s.result.offender[1] == offender
     assert s.dealer[1] == (old_dealer[1] + 1) % 3  # a fresh deal in that slot
@@ -207,7 +207,7 @@ def test_init__rejects_unknown_modes():
     with pytest.raises(ValueError, match="reward_mode"):
         vector.init(2, reward_mode="points")
     with pytest.raises(ValueError, match="illegal"):
-        vector.init(2, illegal="ignore")
+        vector.init(2, illegal_action="ignore")
 
 
 def test_random_actions__always_legal_and_cover_the_mask():

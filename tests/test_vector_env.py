@@ -114,11 +114,11 @@ def test_sb3_vec_env__maskable_ppo_interface():
 def test_vector_env__illegal_learner_action_raises_or_loses():
     from skat_env.vector import IllegalActionError
 
-    env = SkatVectorEnv(3)
+    env = SkatVectorEnv(3, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="game"):
         env.step(np.full(3, 120))  # "grand ouvert" during the auction
-    env = SkatVectorEnv(3, illegal="loss", illegal_reward=-5.0)
+    env = SkatVectorEnv(3, illegal_reward=-600.0, reward_scale=0.5)  # terminate: the default
     env.reset(seed=0)
     _, rew, term, _, _ = env.step(np.full(3, 120))
-    assert term.all() and (rew == -5.0).all()
+    assert term.all() and (rew == -300.0).all()

@@ -8,9 +8,12 @@ check runs before the caller touches its state. Callers test the common case (a 
 ``int`` in range) inline first, so the checks cost nothing on the hot path.
 
 The illegal-move vocabulary of every environment also lives here: ``illegal_action`` is
-``"raise"`` (an :class:`IllegalMoveError`, the state untouched) or ``"terminate"`` (the game
-ends, the offender gets ``illegal_reward``, the others 0); ``illegal_reward`` defaults to
-:func:`worst_reward` of the reward mode and may not be better than it, so cheating never pays.
+``"terminate"`` (the default everywhere: the game ends, the offender gets ``illegal_reward``,
+the others 0; what Gymnasium's and PettingZoo's checkers, which sample unmasked actions,
+expect) or ``"raise"`` (an :class:`IllegalMoveError`, the state untouched);
+``illegal_reward`` defaults to :func:`worst_reward` of the reward mode and may not be better
+than it, so cheating never pays. The rules engine (:class:`~skat_env.core.game.Game`) always
+raises.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .moves import NUM_MOVES
 from .scoring import seeger_fabian
 from .tables import BASE_VALUES, BID_VALUES
 
-ILLEGAL_ACTIONS = ("raise", "terminate")
+ILLEGAL_ACTIONS = ("terminate", "raise")  # the first is the default of every env
 SEATS = (0, 1, 2)
 
 

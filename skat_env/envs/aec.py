@@ -7,17 +7,18 @@ rewards. See :mod:`skat_env.skat_v0` for the documentation page.
 
 from __future__ import annotations
 
+import copy
 import warnings
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ..core.game import DONE, Game, IllegalMoveError, Result, random_deal
 from ..core.moves import MOVE_NAMES, NUM_MOVES, move_id
 from ..core.rewards import REWARD_MODES, rewards_of
+from ..core.validation import check_action, check_choice, check_illegal, check_real, check_seat
 from ..encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE, encode_state
 from ..encoding.tracker import ObservationTracker
 from ..encoding.view import PlayerView, player_view
@@ -28,15 +29,12 @@ OBSERVATION_MODES = ("default", "history")
 RENDER_MODES = ("human", "ansi")
 RESET_OPTIONS = ("dealer", "deal")
 FIRST_DEALER = 2  # the first deal of a session: player_0 is forehand, as in the ISS records
+_NO_RESET = "the environment has no game yet: call reset() first"
 
 
 def action_to_move(action: int) -> str:
     """Engine move name of an action index (``0`` -> ``"CA"``, ``95`` -> ``"hold"``)."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"an action is an int in 0..{NUM_MOVES - 1}, got {action!r}")
-    if not 0 <= action < NUM_MOVES:
-        raise ValueError(f"action {action} is out of range 0..{NUM_MOVES - 1}")
-    return MOVE_NAMES[action]
+    return MOVE_NAMES[check_action(action)]
 
 
 def move_to_action(name: str) -> int:
@@ -44,13 +42,35 @@ def move_to_action(name: str) -> int:
     return move_id(name)
 
 
-def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+def check_reward_scale(reward_scale: Any) -> float:
+    """A positive finite reward scale (a negative one would pay for losing)."""
+    scale = check_real(reward_scale, "reward_scale")
+    if scale <= 0:
+        raise ValueError(f"reward_scale must be positive, got {scale:g}")
+    return scale
 
 
-class raw_env(AECEnv, EzPickle):
-    """Skat for three fixed seats ``player_0..2``; see :mod:`skat_env.skat_v0`."""
+def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state."""
+    bit_generator = type(rng.bit_generator)()
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
+class raw_env(AECEnv):
+    """Skat for three fixed seats ``player_0..2``; see :mod:`skat_env.skat_v0`.
+
+    Illegal moves (``illegal_action``, as in every env of the package): ``"terminate"``
+    (default) ends the game, the offender gets ``illegal_reward`` (default: the worst game
+    outcome of ``reward_mode``; nothing better is accepted), the others 0, and
+    ``infos[offender]["illegal_action"]`` is True; ``"raise"`` raises
+    :class:`~skat_env.core.game.IllegalMoveError` and leaves the game untouched. Every
+    reward is multiplied by ``reward_scale``. Actions that are not move ids (non-integers,
+    bools, ints outside 0..120) raise in both modes.
+
+    ``copy.deepcopy``, ``pickle`` and :meth:`clone` (also ``copy.copy``) give an independent
+    env in the same position that continues exactly as the original would.
+    """
 
     metadata = {
         "render_modes": list(RENDER_MODES),
@@ -64,13 +84,19 @@ class raw_env(AECEnv, EzPickle):
         render_mode: str | None = None,
         reward_mode: str = "zero_sum",
         observation_mode: str = "default",
+        reward_scale: float = 1.0,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
     ):
-        EzPickle.__init__(self, render_mode, reward_mode, observation_mode)
         super().__init__()
         if render_mode is not None:
-            _check_choice("render_mode", render_mode, RENDER_MODES)
-        _check_choice("reward_mode", reward_mode, REWARD_MODES)
-        _check_choice("observation_mode", observation_mode, OBSERVATION_MODES)
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        check_choice("reward_mode", reward_mode, REWARD_MODES)
+        check_choice("observation_mode", observation_mode, OBSERVATION_MODES)
+        self.reward_scale = check_reward_scale(reward_scale)
+        self.illegal_action, self.illegal_reward = check_illegal(
+            illegal_action, illegal_reward, reward_mode
+        )
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self.observation_mode = observation_mode
@@ -102,13 +128,14 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game. ``seed`` reseeds the card shuffle; the dealer moves one seat
         clockwise at each reset unless ``options={"dealer": k}``; ``options={"deal": ...}``
-        fixes the 32 cards (forehand 10, middlehand 10, rearhand 10, skat 2)."""
-        options = self._check_options(options)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        dealer = options.get("dealer", (self._dealer + 1) % 3)
-        deal = options["deal"] if "deal" in options else random_deal(self._rng)
-        game = Game(deal, dealer)  # raises DealError for a malformed deal or dealer
+        fixes the 32 cards (forehand 10, middlehand 10, rearhand 10, skat 2). Everything is
+        checked before anything changes: a refused reset keeps the old game and seed."""
+        dealer, deal = self._check_options(options)
+        rng = self._rng if seed is None else np.random.default_rng(seed)
+        if dealer is None:
+            dealer = (self._dealer + 1) % 3
+        game = Game(random_deal(rng) if deal is None else deal, dealer)  # DealError
+        self._rng = rng
         self.game = game
         self._tracker.reset(game)
         self._dealer = dealer
@@ -121,11 +148,12 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = AGENTS[game.to_act]
 
     @staticmethod
-    def _check_options(options: dict | None) -> dict:
+    def _check_options(options: dict | None) -> tuple[int | None, Any]:
+        """``(dealer, deal)`` from the reset options (``None`` where not given)."""
         if options is None:
-            return {}
+            return None, None
         if not isinstance(options, dict):
-            raise TypeError(f"options must be a dict, got {type(options).__name__}")
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         unknown = set(options) - set(RESET_OPTIONS)
         if unknown:  # tolerated (PettingZoo's api_test passes one), but never silently
             warnings.warn(
@@ -133,21 +161,29 @@ class raw_env(AECEnv, EzPickle):
                 f"known: {', '.join(RESET_OPTIONS)}",
                 stacklevel=3,
             )
-        dealer = options.get("dealer", 0)
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
-            raise ValueError(f"option 'dealer' must be seat 0, 1 or 2, got {dealer!r}")
-        return options
+        dealer = options.get("dealer")
+        if dealer is not None:
+            dealer = check_seat(dealer, "option 'dealer'")
+        return dealer, options.get("deal")
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
         game = self.game
-        if game is None or not self.agents or self.terminations[agent] or self.truncations[agent]:
+        if game is None:
+            raise RuntimeError(_NO_RESET)
+        agent = self.agent_selection
+        if not self.agents or self.terminations[agent] or self.truncations[agent]:
             self._step_outside_play(agent, action)
             return
         if type(action) is not int or not 0 <= action < NUM_MOVES:  # the usual case is cheap
-            action = self._action_index(action, agent)
+            action = check_action(action, agent)  # TypeError / IllegalMoveError
         phase, seat = game.phase, game.to_act
-        game.step(action)  # IllegalMoveError: state unchanged
+        try:
+            game.step(action)  # IllegalMoveError: state unchanged
+        except IllegalMoveError:
+            if self.illegal_action == "raise":
+                raise
+            self._terminate_illegal(agent)
+            return
         self._tracker.moved(seat, action, phase)
         self._cumulative_rewards[agent] = 0.0
         if game.phase == DONE:
@@ -158,9 +194,7 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _step_outside_play(self, agent: str, action: Any) -> None:
-        """A step before reset, after everyone left, or by an agent whose game is over."""
-        if self.game is None:
-            raise RuntimeError("step() before reset()")
+        """A step after everyone left, or by an agent whose game is over."""
         if not self.agents:
             raise RuntimeError("the game is over and every agent has left; call reset()")
         if action is not None:
@@ -170,36 +204,79 @@ class raw_env(AECEnv, EzPickle):
             )
         self._was_dead_step(action)
 
-    def _action_index(self, action: Any, agent: str) -> int:
-        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(
-                f"{agent}: an action is an int move id in 0..{NUM_MOVES - 1}, got "
-                f"{action!r} ({type(action).__name__})"
-            )
-        if not 0 <= action < NUM_MOVES:
-            raise IllegalMoveError(f"{agent}: action {action} is out of range 0..{NUM_MOVES - 1}")
-        return int(action)
+    def _terminate_illegal(self, offender: str) -> None:
+        """``illegal_action="terminate"``: the game ends, the offender pays the penalty."""
+        self._cumulative_rewards[offender] = 0.0
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self.rewards[offender] = self.illegal_reward * self.reward_scale
+        self.infos[offender]["illegal_action"] = True
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self._accumulate_rewards()
 
     def _finish(self, result: Result) -> None:
         record = result.to_dict()
+        scale = self.reward_scale
         for agent, r in zip(AGENTS, rewards_of(result, self.reward_mode), strict=True):
-            self.rewards[agent] = r
+            self.rewards[agent] = r * scale
             self.infos[agent]["result"] = {**record, "seeger_fabian": list(result.seeger_fabian)}
         self.terminations = dict.fromkeys(AGENTS, True)
         self._accumulate_rewards()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+        if self.game is None:
+            raise RuntimeError(_NO_RESET)
+        return super().last(observe)
+
+    # --- copies ---
+    def clone(self) -> raw_env:
+        """An independent env in the same position (the game, the observation buffers, the
+        shuffle generator, the bookkeeping dicts are copied; the spaces are shared): what a
+        search expands, much cheaper than ``copy.deepcopy``."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._rng = _copy_rng(self._rng)
+        other._tracker = ObservationTracker(self._history)
+        if self.game is not None:
+            other.game = self.game.copy()
+            other._tracker.reset(other.game)  # rows re-encoded from the view when read
+            other.agents = list(self.agents)
+            other.rewards = dict(self.rewards)
+            other._cumulative_rewards = dict(self._cumulative_rewards)
+            other.terminations = dict(self.terminations)
+            other.truncations = dict(self.truncations)
+            other.infos = copy.deepcopy(self.infos)
+        return other
+
+    __copy__ = clone
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the observation buffers (memoryviews), rebuilt from the game."""
+        state = self.__dict__.copy()
+        del state["_tracker"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._tracker = ObservationTracker(self._history)
+        if self.game is not None:
+            self._tracker.reset(self.game)
+
     # --- observations ---
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # The tracker holds encode(player_view(game, seat)), updated move by move.
-        return self._tracker.observe(SEATS[agent])
+        if self.game is None:
+            raise RuntimeError(_NO_RESET)
+        return self._tracker.observe(_seat(agent))
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` may know now (for agents and renderers that want names)."""
-        return player_view(self.game, SEATS[agent])
+        if self.game is None:
+            raise RuntimeError(_NO_RESET)
+        return player_view(self.game, _seat(agent))
 
     def state(self) -> np.ndarray:
+        if self.game is None:
+            raise RuntimeError(_NO_RESET)
         return encode_state(self.game)
 
     # --- rendering ---
@@ -211,6 +288,8 @@ class raw_env(AECEnv, EzPickle):
             return None
         from .render import render_game
 
+        if self.game is None:
+            raise RuntimeError(_NO_RESET)
         text = render_game(self.game)
         if self.render_mode == "human":
             print(text)
@@ -224,9 +303,17 @@ class raw_env(AECEnv, EzPickle):
         return "skat_v0"
 
 
+def _seat(agent: str) -> int:
+    try:
+        return SEATS[agent]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(AGENTS)}") from None
+
+
 __all__ = [
     "AGENTS",
     "OBSERVATION_MODES",
+    "check_reward_scale",
     "REWARD_MODES",
     "action_to_move",
     "move_to_action",

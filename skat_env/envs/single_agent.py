@@ -12,22 +12,30 @@ Every seat acts at least once in the auction (middlehand opens; rearhand bids or
 forehand answers a bid or, when both others passed, bids or passes itself), so an episode always
 has at least one learner step and the learner is never asked to act with an empty mask.
 
-Opponents are policies: a callable ``policy(obs_dict) -> move id`` or an object with
-``act(obs_dict) -> move id`` (an :mod:`agents` agent). They receive the same observation dict
-the AEC env gives their seat. ``opponents`` may be two policies (for the learner's next and
-previous seat), or a sampler ``opponents(rng) -> (policy, policy)`` called at every reset with
-the env's seeded generator (how ``train.py`` mixes its opponent pool), or ``None`` for uniformly
-random legal play from the env's generator.
+Opponents are policies (:mod:`.policy`): objects with ``act(obs_dict) -> move id`` (an
+:mod:`agents` agent) or plain functions ``policy(obs_dict) -> move id``. They receive the same
+observation dict the AEC env gives their seat. ``opponents`` may be two policies (for the
+learner's next and previous seat), or a sampler ``opponents(rng) -> (policy, policy)`` called
+at every reset with the env's seeded generator (how ``train.py`` mixes its opponent pool), or
+``None`` for uniformly random legal play (:class:`~.policy.RandomPolicy`). Policies with
+``reset(seed)`` are reseeded from the env's generator at every reset, so a game depends only
+on the env's seed.
 
-An action outside the legal set ends the episode with ``illegal_reward`` (and
-``info["illegal_action"] = True``) instead of raising, as PettingZoo's illegal-move wrapper does;
-``illegal_action="raise"`` raises :class:`skat_env.core.game.IllegalMoveError` instead.
+Illegal moves (``illegal_action``, as in every env of the package): ``"terminate"`` (default)
+ends the episode with ``illegal_reward`` (default: the worst game outcome of ``reward_mode``;
+nothing better is accepted) and ``info["illegal_action"] = True``; ``"raise"`` raises
+:class:`skat_env.core.game.IllegalMoveError`, the game untouched. Every reward, the penalty
+included, is multiplied by ``reward_scale``. Actions that are not move ids raise in both modes.
+
+``copy.deepcopy``, ``pickle`` and :meth:`SkatSingleAgentEnv.clone` give an independent env in
+the same position (opponents and generators included) that continues as the original would.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -35,37 +43,42 @@ import numpy as np
 from ..core.game import Game, IllegalMoveError, random_deal
 from ..core.moves import NUM_MOVES
 from ..core.rewards import REWARD_MODES, rewards_of
+from ..core.validation import (
+    check_action,
+    check_choice,
+    check_illegal,
+    check_options,
+    check_seat,
+)
 from ..encoding.observation import OBS_SIZE, observe
-from ..encoding.view import player_view, without_history
+from .aec import check_reward_scale
+from .policy import Policy, PolicyLike, RandomPolicy, as_policy, decide
+
+OpponentSampler = Callable[[np.random.Generator], Sequence[PolicyLike]]
+RESET_OPTIONS = ("deal", "dealer", "seat")
 
 
-class Agent(Protocol):
-    def act(self, obs: dict[str, np.ndarray]) -> int: ...
+class FixedOpponents:
+    """The sampler of a fixed pair of opponents (picklable, unlike a lambda)."""
+
+    def __init__(self, pair: Sequence[PolicyLike]):
+        if isinstance(pair, (str, bytes)) or len(pair) != 2:
+            raise ValueError(f"give two opponent policies, got {pair!r}")
+        self.pair = tuple(as_policy(p) for p in pair)
+
+    def __call__(self, rng: np.random.Generator) -> tuple[Policy, Policy]:
+        return self.pair
 
 
-Policy = Callable[[dict[str, np.ndarray]], int] | Agent
-OpponentSampler = Callable[[np.random.Generator], Sequence[Policy]]
+class RandomOpponents:
+    """The default opponents: two :class:`~.policy.RandomPolicy` players, reseeded from the
+    env's generator at every reset."""
 
+    def __init__(self) -> None:
+        self.pair = (RandomPolicy(), RandomPolicy())
 
-def as_policy(policy: Policy) -> Policy:
-    """Check that ``policy`` can choose moves (a callable or an object with ``act``)."""
-    if callable(getattr(policy, "act", None)) or callable(policy):
-        return policy
-    raise TypeError(f"an opponent must be callable or have .act(obs), got {policy!r}")
-
-
-def decide(policy: Policy, game: Game, seat: int) -> int:
-    """The move ``policy`` chooses for ``seat``: ``act(obs_dict)`` or ``policy(obs_dict)``.
-
-    Agents that decide from the decoded player view (``act_view``, as the rule-based agents
-    of :mod:`agents` do) get that view directly: the same information as the default
-    observation (which holds no play history), without the encode/decode round trip.
-    """
-    act_view = getattr(policy, "act_view", None)
-    if act_view is not None:
-        return int(act_view(without_history(player_view(game, seat))))
-    act = getattr(policy, "act", None)
-    return int((act or policy)(observe(game, seat)))
+    def __call__(self, rng: np.random.Generator) -> tuple[Policy, Policy]:
+        return self.pair
 
 
 class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
@@ -75,36 +88,27 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        opponents: Sequence[Policy] | OpponentSampler | None = None,
+        opponents: Sequence[PolicyLike] | OpponentSampler | None = None,
         seat: int | None = None,
         reward_mode: str = "zero_sum",
         dealer: int = 2,
         reward_scale: float = 1.0,
         illegal_action: str = "terminate",
-        illegal_reward: float = -100.0,
+        illegal_reward: float | None = None,
     ):
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
-        if seat not in (None, 0, 1, 2):
-            raise ValueError(f"seat must be 0, 1, 2 or None (random), got {seat!r}")
-        if dealer not in (0, 1, 2):
-            raise ValueError(f"dealer must be seat 0, 1 or 2, got {dealer!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(
-                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
-            )
-        if opponents is not None and not callable(opponents):
-            if len(opponents) != 2:
-                raise ValueError(f"give two opponent policies, got {len(opponents)}")
-            fixed = tuple(as_policy(p) for p in opponents)
-            opponents = lambda rng: fixed  # noqa: E731
+        check_choice("reward_mode", reward_mode, REWARD_MODES)
+        self.fixed_seat = None if seat is None else check_seat(seat, "seat")
+        self.dealer = check_seat(dealer, "dealer")
+        self.reward_scale = check_reward_scale(reward_scale)
+        self.illegal_action, self.illegal_reward = check_illegal(
+            illegal_action, illegal_reward, reward_mode
+        )
+        if opponents is None:
+            opponents = RandomOpponents()
+        elif not callable(opponents):
+            opponents = FixedOpponents(opponents)
         self.opponents = opponents
-        self.fixed_seat = seat
         self.reward_mode = reward_mode
-        self.dealer = dealer
-        self.reward_scale = reward_scale
-        self.illegal_action = illegal_action
-        self.illegal_reward = illegal_reward
         self.observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_MOVES)
         self.game: Game | None = None
@@ -117,16 +121,18 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """New deal. ``options``: ``deal`` (32 cards), ``dealer``, ``seat`` fix those choices."""
-        super().reset(seed=seed)
-        options = options or {}
-        rng = self.np_random
+        """New deal. ``options``: ``deal`` (32 cards), ``dealer``, ``seat`` fix those choices.
+        Everything is checked before anything changes (a refused reset keeps the seed)."""
+        options = check_options(options, RESET_OPTIONS)
         seat = options.get("seat", self.fixed_seat)
-        self.seat = int(rng.integers(3)) if seat is None else int(seat)
+        seat = None if seat is None else check_seat(seat, "option 'seat'")
+        dealer = check_seat(options.get("dealer", self.dealer), "option 'dealer'")
         deal = options.get("deal")
-        self.game = Game(
-            random_deal(rng) if deal is None else deal, options.get("dealer", self.dealer)
-        )
+        game = None if deal is None else Game(deal, dealer)  # DealError before any change
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.seat = int(rng.integers(3)) if seat is None else seat
+        self.game = Game(random_deal(rng), dealer) if game is None else game
         self._policies = self._draw_opponents(rng)
         self._ended = False
         self._advance()
@@ -138,15 +144,17 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         game = self.game
         if game is None or self._ended:
             raise RuntimeError("step() called without reset() or after the episode ended")
+        if type(action) is not int or not 0 <= action < NUM_MOVES:
+            action = check_action(action, f"player_{self.seat}")
         try:
-            game.step(int(action))
+            game.step(action)
         except IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
             self._mask = np.zeros(NUM_MOVES, np.int8)
             self._ended = True
             obs = observe(game, self.seat)["observation"].astype(np.float32, copy=True)
-            reward = float(self.illegal_reward) * self.reward_scale
+            reward = self.illegal_reward * self.reward_scale
             return obs, reward, True, False, {"seat": self.seat, "illegal_action": True}
         self._advance()
         obs = self._observe()
@@ -161,22 +169,25 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         """Legal moves of the learner (bool over the 121 move ids), for ``MaskablePPO``."""
         return self._mask.astype(bool)
 
+    def clone(self) -> SkatSingleAgentEnv:
+        """An independent copy in the same position (``copy.deepcopy``: the opponents and
+        their generators are copied too, so both continue alike and apart)."""
+        return copy.deepcopy(self)
+
     # --- internals ---
     def _draw_opponents(self, rng: np.random.Generator) -> dict[int, Policy]:
-        """This game's opponents by seat; agents with ``reset(seed)`` are reseeded from the
+        """This game's opponents by seat; policies with ``reset(seed)`` are reseeded from the
         env's generator, so a game depends only on the env's seed."""
         nxt, prev = (self.seat + 1) % 3, (self.seat + 2) % 3
-        if self.opponents is None:
-            pick = _random_policy(rng)
-            return {nxt: pick, prev: pick}
         pair = self.opponents(rng)
-        if len(pair) != 2:
-            raise ValueError(f"the opponent sampler must return two policies, got {len(pair)}")
+        if isinstance(pair, (str, bytes)) or len(pair) != 2:
+            raise ValueError(f"the opponent sampler must return two policies, got {pair!r}")
+        pair = [as_policy(p) for p in pair]
         for policy in pair:
             reset = getattr(policy, "reset", None)
             if callable(reset):
                 reset(int(rng.integers(2**31)))
-        return {nxt: as_policy(pair[0]), prev: as_policy(pair[1])}
+        return {nxt: pair[0], prev: pair[1]}
 
     def _advance(self) -> None:
         """Play the opponents' moves until the learner is to act or the game is over."""
@@ -191,14 +202,4 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return np.asarray(obs["observation"], np.float32).copy()
 
 
-def _random_policy(rng: np.random.Generator) -> Callable[[dict[str, np.ndarray]], int]:
-    """Uniform over the legal moves, drawn from the env's generator (seeded by ``reset``)."""
-
-    def policy(obs: dict[str, np.ndarray]) -> int:
-        legal = np.flatnonzero(obs["action_mask"])
-        return int(legal[rng.integers(len(legal))])
-
-    return policy
-
-
-__all__ = ["SkatSingleAgentEnv", "as_policy"]
+__all__ = ["FixedOpponents", "RandomOpponents", "SkatSingleAgentEnv", "as_policy", "decide"]

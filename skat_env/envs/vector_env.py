@@ -7,7 +7,8 @@ in every game. It is the batched counterpart of :class:`.single_agent.SkatSingle
 (same observation, same mask, same reward: the learner seat's reward under ``reward_mode``
 times ``reward_scale``, on the step that ends its game).
 
-Opponents are a pool: ``opponents`` maps a name to a *batched policy* (``"random"``, or a
+Opponents are a pool: ``opponents`` maps a name to a *batched policy* (``"random"``: the
+batched form of :class:`~.policy.RandomPolicy`, seeded from the env's generator; or a
 callable ``policy(obs, mask) -> actions`` taking ``float32[n, 450]`` observations and
 ``int8[n, 121]`` masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
 its opponent for both other seats from the pool at its start. Every policy is called once
@@ -17,13 +18,22 @@ Autoreset is same-step: when a game ends, ``terminated[i]`` is set, ``rewards[i]
 learner's reward, ``infos["result_score"][i]`` the declarer's list score, and ``obs[i]``
 already shows the learner's first decision of the next game (no terminal observation:
 Skat ends on a move, nothing is left to observe). :meth:`action_masks` gives the legal
-moves for maskable algorithms. A learner action outside the mask raises
-:class:`skat_env.vector.IllegalActionError` (``illegal="raise"``) or ends that game with
-``illegal_reward`` for the learner (``illegal="loss"``).
+moves for maskable algorithms.
+
+Illegal moves (``illegal_action``, as in every env of the package): ``"terminate"``
+(default) ends that game with ``illegal_reward`` for the learner (default: the worst game
+outcome of ``reward_mode``; nothing better is accepted); ``"raise"`` raises
+:class:`skat_env.vector.IllegalActionError`, every game untouched. Rewards, the penalty
+included, are multiplied by ``reward_scale``. Actions must be integer move ids (an integer
+array of shape ``(num_envs,)``); anything else raises before anything changes.
+
+``copy.deepcopy``, ``pickle`` and :meth:`SkatVectorEnv.clone` give an independent env in the
+same position that continues as the original would.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -33,19 +43,18 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import vector
 from ..core.moves import NUM_MOVES
+from ..core.validation import check_count, check_illegal, check_options, check_seat
 from ..encoding.observation import OBS_SIZE
+from .aec import check_reward_scale
+from .policy import RandomPolicy
 
 BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def random_policy(rng: np.random.Generator) -> BatchedPolicy:
-    """Uniformly random legal moves (from the masks), batched."""
-
-    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        u = rng.random(mask.shape) * mask  # argmax of uniform draws over the legal moves
-        return u.argmax(1)
-
-    return policy
+def random_policy(seed: int | None = None) -> BatchedPolicy:
+    """Uniformly random legal moves (from the masks), batched: the ``act_batch`` of a
+    :class:`~.policy.RandomPolicy` (picklable)."""
+    return RandomPolicy(seed).act_batch
 
 
 class SkatVectorEnv(VectorEnv):
@@ -62,29 +71,30 @@ class SkatVectorEnv(VectorEnv):
         reward_mode: str = "zero_sum",
         reward_scale: float = 1.0,
         dealer: int = 2,
-        illegal: str = "raise",
-        illegal_reward: float = -100.0,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
     ):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be positive, got {num_envs}")
-        if seat not in (None, 0, 1, 2):
-            raise ValueError(f"seat must be 0, 1, 2 or None (random), got {seat!r}")
-        if reward_mode not in vector.REWARD_MODES:
-            raise ValueError(
-                f"reward_mode must be one of {vector.REWARD_MODES}, got {reward_mode!r}"
-            )
+        num_envs = check_count(num_envs, "num_envs")
+        self.fixed_seat = None if seat is None else check_seat(seat, "seat")
+        self.illegal_action, self.illegal_reward = check_illegal(
+            illegal_action, illegal_reward, reward_mode
+        )  # checks reward_mode too
         self.num_envs = num_envs
-        self.fixed_seat = seat
         self.reward_mode = reward_mode
-        self.reward_scale = float(reward_scale)
-        self.dealer = dealer
-        self.illegal, self.illegal_reward = illegal, illegal_reward
+        self.reward_scale = check_reward_scale(reward_scale)
+        self.dealer = check_seat(dealer, "dealer")
         self._pool_spec = dict(opponents or {"random": "random"})
         if not self._pool_spec:
             raise ValueError("the opponent pool is empty")
+        for name, p in self._pool_spec.items():
+            if p != "random" and not callable(p):
+                raise TypeError(f"opponent {name!r} must be 'random' or a batched policy "
+                                f"policy(obs, mask) -> actions, got {p!r}")  # fmt: skip
         w = np.ones(len(self._pool_spec)) if weights is None else np.asarray(weights, float)
-        if w.shape != (len(self._pool_spec),) or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"weights must be {len(self._pool_spec)} non-negative numbers")
+        bad = w.shape != (len(self._pool_spec),) or not np.isfinite(w).all()
+        if bad or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"weights must be {len(self._pool_spec)} finite non-negative "
+                             f"numbers, not all 0, got {weights!r}")  # fmt: skip
         self._weights = w / w.sum()
         self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.single_action_space = gym.spaces.Discrete(NUM_MOVES)
@@ -101,14 +111,18 @@ class SkatVectorEnv(VectorEnv):
 
     # --- Gymnasium API ---
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """New games in every slot (``options``: none are known; anything else is refused)."""
+        check_options(options, ())
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.state = vector.init(
             self.num_envs, seed=int(self._rng.integers(2**63)), dealer=self.dealer,
-            reward_mode=self.reward_mode, illegal=self.illegal, illegal_reward=self.illegal_reward,
+            reward_mode=self.reward_mode, illegal_action=self.illegal_action,
+            illegal_reward=self.illegal_reward,
         )  # fmt: skip
         self._policies = [
-            random_policy(self._rng) if p == "random" else p for p in self._pool_spec.values()
+            random_policy(int(self._rng.integers(2**63))) if p == "random" else p
+            for p in self._pool_spec.values()
         ]
         self._new_games(np.arange(self.num_envs))
         rewards = np.zeros(self.num_envs)
@@ -120,8 +134,7 @@ class SkatVectorEnv(VectorEnv):
         s = self.state
         if s is None:
             raise RuntimeError("step() before reset()")
-        actions = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
-        vector.step(s, actions)  # the learner is to act in every game; raises on illegal
+        vector.step(s, actions)  # checks the actions; the learner is to act in every game
         rewards = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, bool)
         self._collect(rewards, done)
@@ -132,7 +145,14 @@ class SkatVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """Legal moves of the learner in each game, bool ``[num_envs, 121]``."""
+        if self.state is None:
+            raise RuntimeError("action_masks() before reset()")
         return self.state.legal_mask.astype(bool)
+
+    def clone(self) -> SkatVectorEnv:
+        """An independent copy in the same position (``copy.deepcopy``: state, generators and
+        opponent policies are copied)."""
+        return copy.deepcopy(self)
 
     # --- internals ---
     def _new_games(self, idx: np.ndarray) -> None:

@@ -1,28 +1,29 @@
-"""PettingZoo's standard AEC wrappers, with the hot attributes read directly.
+"""PettingZoo's ``OrderEnforcingWrapper``, with the hot attributes read directly.
 
-``skat_v0.env()`` wraps the raw environment in PettingZoo's ``TerminateIllegalWrapper``,
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Those reach the wrapped env's
-attributes through ``BaseWrapper.__getattr__``, which runs only after a normal lookup has
-failed: every read of ``agent_selection``, ``terminations`` and the like raises and catches
-an ``AttributeError`` in each layer, and an RL loop makes a dozen such reads per step.
+``skat_v0.env()`` is the raw environment in PettingZoo's ``OrderEnforcingWrapper`` (call-order
+errors before ``reset()``, the warning for a step after everyone left). Illegal moves and
+malformed actions are the raw env's own business (``illegal_action``, one vocabulary for every
+env), so PettingZoo's ``TerminateIllegalWrapper`` (a fixed -1 penalty) and
+``AssertOutOfBoundsWrapper`` (an ``AssertionError``) are not used.
 
-The subclasses here add properties that read those attributes from the raw env in one
-hop. None of PettingZoo's wrappers overrides them, so the values are the same; the
-behaviour (illegal-move termination, bounds assertion, call-order errors) is PettingZoo's
-own code. ``AssertOutOfBounds`` also skips ``Discrete.contains`` for a plain ``int``,
-which it checks with the same comparison.
+The wrapper reaches the raw env's attributes through ``BaseWrapper.__getattr__``, which runs
+only after a normal lookup has failed: every read of ``agent_selection``, ``terminations`` and
+the like would raise and catch an ``AttributeError``, a dozen times per step in an RL loop.
+The subclass here adds properties that read those attributes from the raw env in one hop;
+the values and the behaviour are PettingZoo's. Its ``reset`` marks the env as reset only once
+the raw env's reset succeeded (a refused reset changes nothing), and it copies: ``clone()``
+and ``copy.copy`` give an independent wrapped env in the same position, as ``copy.deepcopy``
+and ``pickle`` do.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
 
-from gymnasium.spaces import Discrete
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-# Attributes every AEC loop reads at each step; the wrappers only ever read them.
+# Attributes every AEC loop reads at each step; the wrapper only ever reads them.
 HOT_ATTRIBUTES = (
     "agent_selection", "agents", "terminations", "truncations", "rewards", "infos",
     "_cumulative_rewards",
@@ -33,65 +34,46 @@ _GUARDED = frozenset(
 )
 
 
-def _with_direct_attributes(cls: type, guard: bool = False) -> type:
-    """A subclass of PettingZoo wrapper ``cls`` whose hot attributes are properties that
-    read the raw env (``operator.attrgetter``: one C call).
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, hot attributes read directly.
 
-    With ``guard`` (``OrderEnforcingWrapper``) the guarded ones read through ``_live``,
-    which exists only once ``reset()`` has been called: before that the property raises
-    ``AttributeError``, and Python falls back to the wrapper's ``__getattr__``, which
-    raises PettingZoo's own "cannot be accessed before reset"."""
-    namespace: dict[str, Any] = {
-        name: property(attrgetter(f"{'_live' if guard and name in _GUARDED else '_raw'}.{name}"))
-        for name in HOT_ATTRIBUTES
-    }
+    The guarded ones read through ``_live``, which exists only once ``reset()`` has
+    succeeded: before that the property raises ``AttributeError`` and Python falls back to
+    the wrapper's ``__getattr__``, which raises PettingZoo's own "cannot be accessed before
+    reset"."""
 
-    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, env: AECEnv):
         self._raw = env.unwrapped
-        cls.__init__(self, env, *args, **kwargs)
+        super().__init__(env)
 
-    namespace["__init__"] = __init__
-    if guard:
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.env.reset(seed=seed, options=options)  # raises before changing anything
+        self._has_reset = True
+        self._has_updated = True
+        self._live = self._raw
 
-        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-            self._live = self._raw
-            cls.reset(self, seed=seed, options=options)
+    def clone(self) -> OrderEnforcingWrapper:
+        """An independent wrapped env in the same position (see ``raw_env.clone``)."""
+        if self.env is not self._raw:
+            raise TypeError("clone() needs the wrapper directly around the raw env")
+        other = type(self)(self._raw.clone())
+        other._has_reset = self._has_reset
+        other._has_updated = self._has_updated
+        if "_live" in self.__dict__:
+            other._live = other._raw
+        return other
 
-        namespace["reset"] = reset
-    namespace["__doc__"] = f"PettingZoo's ``{cls.__name__}``, hot attributes read directly."
-    namespace["__module__"] = __name__
-    return type(cls.__name__, (cls,), namespace)
-
-
-TerminateIllegalWrapper = _with_direct_attributes(wrappers.TerminateIllegalWrapper)
-OrderEnforcingWrapper = _with_direct_attributes(wrappers.OrderEnforcingWrapper, guard=True)
-_AssertOutOfBoundsBase = _with_direct_attributes(wrappers.AssertOutOfBoundsWrapper)
-
-
-class AssertOutOfBoundsWrapper(_AssertOutOfBoundsBase):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``; a plain ``int`` is checked against the
-    ``Discrete`` space by comparison, anything else by ``Discrete.contains`` as before."""
-
-    def step(self, action: Any) -> None:
-        space = self.action_space(self._raw.agent_selection)
-        if type(action) is int and type(space) is Discrete:
-            assert space.start <= action < space.start + space.n, "action is not in action space"
-            self.env.step(action)
-        else:
-            super().step(action)
+    __copy__ = clone
 
 
-def wrap(env: AECEnv, illegal_reward: float) -> AECEnv:
-    """``env`` in the three standard wrappers, innermost first, as PettingZoo's classic
-    environments do."""
-    env = TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
-    env = AssertOutOfBoundsWrapper(env)
+for _name in HOT_ATTRIBUTES:
+    _source = "_live" if _name in _GUARDED else "_raw"
+    setattr(OrderEnforcingWrapper, _name, property(attrgetter(f"{_source}.{_name}")))
+
+
+def wrap(env: AECEnv) -> OrderEnforcingWrapper:
+    """``env`` in PettingZoo's ``OrderEnforcingWrapper`` (the fast subclass above)."""
     return OrderEnforcingWrapper(env)
 
 
-__all__ = [
-    "AssertOutOfBoundsWrapper",
-    "OrderEnforcingWrapper",
-    "TerminateIllegalWrapper",
-    "wrap",
-]
+__all__ = ["HOT_ATTRIBUTES", "OrderEnforcingWrapper", "wrap"]

@@ -35,10 +35,14 @@ Reward modes (as the AEC env): ``zero_sum`` declarer the list score, each defend
 half of it; ``list`` declarer the list score, defenders 0; ``seeger_fabian`` the per-seat
 Seeger-Fabian points. Thrown-in deals give 0 to everyone.
 
-Actions outside the mask raise :class:`IllegalActionError` naming the games (default,
-``illegal="raise"``; the state is untouched). With ``illegal="loss"`` the offending games
-end at once: the offender gets ``illegal_reward``, the others 0, ``result.illegal`` is set,
-and the slot is reset like any finished game. An illegal action is never applied.
+Illegal moves (the vocabulary of every env, :mod:`skat_env.core.validation`): with
+``illegal_action="terminate"`` (default) the games whose move id is outside the mask end at
+once: the offender gets ``illegal_reward`` (default: the worst game outcome of the reward
+mode; nothing better is accepted), the others 0, ``result.illegal`` is set, and the slot is
+reset like any finished game. With ``illegal_action="raise"`` they raise
+:class:`IllegalActionError` naming the games, the state untouched. An illegal action is
+never applied.
+Actions that are not move ids (non-integer arrays, ids outside 0..120) always raise.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ from ..core.game import (
     DONE,
     PLAY,
     SKAT,
+    DealError,
+    IllegalMoveError,
     Result,
     loss_certain,
     parse_deal,
@@ -63,16 +69,17 @@ from ..core.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, N
 from ..core.rewards import REWARD_MODES, side_rewards
 from ..core.scoring import SCHNEIDER_POINTS, Contract, outcome_kernel, seeger_fabian
 from ..core.tables import GRAND, NULL
+from ..core.validation import ILLEGAL_ACTIONS, check_choice, check_count, check_illegal, check_seat
 from ..encoding.batched import encode_batch
 from ..encoding.observation import OBS_SIZE
 from . import tables as T
 
-ILLEGAL_MODES = ("raise", "loss")
+ILLEGAL_MODES = ILLEGAL_ACTIONS  # "raise", "terminate": the values of ``illegal_action``
 BIDDER_ROLE, HOLDER_ROLE, OPENER_ROLE = 0, 1, 2  # tables.AUCTION_ROLE
 _I64 = np.int64
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(IllegalMoveError):
     """Actions outside the legal mask; the message names the games. State untouched."""
 
 
@@ -102,7 +109,7 @@ class Results:
     score: np.ndarray
     seeger_fabian: np.ndarray  # (B, 3) per seat
     ended_early: np.ndarray
-    illegal: np.ndarray  # ended by an illegal action (illegal="loss")
+    illegal: np.ndarray  # ended by an illegal action (illegal_action="terminate")
     offender: np.ndarray  # seat that made it, else -1
     _block: np.ndarray  # (K + 3, B): the rows above (seeger_fabian: its last three rows)
 
@@ -133,7 +140,7 @@ class VecState:
 
     rng: np.random.Generator
     reward_mode: str
-    illegal: str
+    illegal_action: str
     illegal_reward: float
     with_obs: bool
     _games: np.ndarray  # (K, B) block holding the per-game int fields below
@@ -224,18 +231,15 @@ def _random_deals(rng: np.random.Generator, n: int) -> np.ndarray:
     return rng.permuted(np.broadcast_to(np.arange(NUM_CARDS, dtype=_I64), (n, NUM_CARDS)), axis=1)
 
 
-def _new_state(n: int, seed, reward_mode: str, illegal: str, illegal_reward: float,
+def _new_state(n: int, seed, reward_mode: str, illegal_action: str, illegal_reward,
                observe: bool) -> VecState:  # fmt: skip
-    if reward_mode not in REWARD_MODES:
-        raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
-    if illegal not in ILLEGAL_MODES:
-        raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, got {illegal!r}")
-    if n < 1:
-        raise ValueError(f"the batch needs at least one game, got {n}")
+    """An empty state; every setting is checked first (nothing is built from bad input)."""
+    check_choice("reward_mode", reward_mode, REWARD_MODES)
+    illegal_action, illegal_reward = check_illegal(illegal_action, illegal_reward, reward_mode)
     games, seats, views = _blocks(n)
     return VecState(
-        rng=np.random.default_rng(seed), reward_mode=reward_mode, illegal=illegal,
-        illegal_reward=float(illegal_reward), with_obs=observe, _games=games, _seats=seats,
+        rng=np.random.default_rng(seed), reward_mode=reward_mode, illegal_action=illegal_action,
+        illegal_reward=illegal_reward, with_obs=bool(observe), _games=games, _seats=seats,
         deal=np.zeros((n, NUM_CARDS), _I64), dealer=np.zeros(n, _I64),
         forehand=np.zeros(n, _I64), **views,
         legal_words=np.zeros((n, 4), np.uint32), legal_mask=np.zeros((n, NUM_MOVES), np.int8),
@@ -251,16 +255,17 @@ def init(
     *,
     dealer: int | np.ndarray = 2,
     reward_mode: str = "zero_sum",
-    illegal: str = "raise",
-    illegal_reward: float = -100.0,
+    illegal_action: str = "terminate",
+    illegal_reward: float | None = None,
     observe: bool = True,
 ) -> VecState:
     """``batch_size`` games with random deals from ``seed``; ``dealer`` one seat or one per
     game (each slot's dealer then rotates game by game). ``observe=False`` skips the
     observations (masks, rewards and results only)."""
-    state = _new_state(int(batch_size), seed, reward_mode, illegal, illegal_reward, observe)
-    n = state.batch_size
-    _deal_cards(state, np.arange(n), _random_deals(state.rng, n), _check_dealers(dealer, n))
+    n = check_count(batch_size, "batch_size")
+    dealers = _check_dealers(dealer, n)
+    state = _new_state(n, seed, reward_mode, illegal_action, illegal_reward, observe)
+    _deal_cards(state, np.arange(n), _random_deals(state.rng, n), dealers)
     _refresh(state)
     return state
 
@@ -271,31 +276,56 @@ def init_from_deals(
     seed: int | None = None,
     *,
     reward_mode: str = "zero_sum",
-    illegal: str = "raise",
-    illegal_reward: float = -100.0,
+    illegal_action: str = "terminate",
+    illegal_reward: float | None = None,
     observe: bool = True,
 ) -> VecState:
     """Games from given deals: (B, 32) card ids or a list of deals in any form
-    :func:`skat_env.core.game.parse_deal` accepts. Later deals of each slot come from ``seed``."""
+    :func:`skat_env.core.game.parse_deal` accepts. Later deals of each slot come from ``seed``.
+    A malformed deal raises :class:`~skat_env.core.game.DealError` naming the game."""
+    arr = _deal_array(deals)
+    n = check_count(len(arr), "the number of deals")
+    dealers = _check_dealers(dealers, n)
+    state = _new_state(n, seed, reward_mode, illegal_action, illegal_reward, observe)
+    _deal_cards(state, np.arange(n), arr, dealers)
+    _refresh(state)
+    return state
+
+
+def _deal_array(deals) -> np.ndarray:
+    """(B, 32) card ids from a (B, 32) integer array or a list/tuple of deals."""
     if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.dtype.kind in "iu":
         arr = deals.astype(_I64)
         wrong = (np.sort(arr, 1) != np.arange(NUM_CARDS)).any(1) if arr.shape[1] == 32 else None
         if wrong is None or wrong.any():
             bad = np.flatnonzero(wrong).tolist()[:20] if wrong is not None else "all"
-            raise ValueError(
+            raise DealError(
                 f"malformed deals at games {bad}: each row must hold the 32 card ids 0..31 "
                 "once (forehand 10, middlehand 10, rearhand 10, skat 2)"
             )
-    else:
-        arr = np.array([parse_deal(d) for d in deals], _I64).reshape(-1, NUM_CARDS)
-    state = _new_state(len(arr), seed, reward_mode, illegal, illegal_reward, observe)
-    _deal_cards(state, np.arange(len(arr)), arr, _check_dealers(dealers, len(arr)))
-    _refresh(state)
-    return state
+        return arr
+    if not isinstance(deals, (list, tuple, np.ndarray)):
+        raise DealError(f"deals must be a list or tuple of deals or a (B, 32) integer array, "
+                        f"got {type(deals).__name__}")  # fmt: skip
+    rows = []
+    for i, deal in enumerate(deals):
+        try:
+            rows.append(parse_deal(deal))
+        except DealError as e:
+            raise DealError(f"game {i}: {e}") from None
+    return np.array(rows, _I64).reshape(-1, NUM_CARDS)
 
 
 def _check_dealers(dealer, n: int) -> np.ndarray:
-    d = np.broadcast_to(np.asarray(dealer, _I64), (n,)).copy()
+    """One dealer per game from one seat or ``n`` seats (integers 0..2, not bool)."""
+    if isinstance(dealer, (list, tuple)):
+        dealer = np.asarray(dealer)
+    if not isinstance(dealer, np.ndarray) or dealer.ndim == 0:
+        return np.full(n, check_seat(dealer, "dealer"), _I64)
+    if dealer.dtype.kind not in "iu" or dealer.shape != (n,):
+        raise TypeError(f"dealer must be one seat or {n} seats (integers 0..2), got "
+                        f"{dealer.dtype} {dealer.shape}")  # fmt: skip
+    d = dealer.astype(_I64)
     if ((d < 0) | (d > 2)).any():
         raise ValueError(f"dealer must be seat 0, 1 or 2, got {np.unique(d).tolist()}")
     return d
@@ -383,22 +413,14 @@ def step(s: VecState, actions, active: np.ndarray | None = None) -> VecState:
 
     ``active`` (bool per game, optional) steps only those games: the others keep their
     position and their action is ignored (how a learner-seat env moves the opponents)."""
-    a = np.asarray(actions)
-    n = s.batch_size
-    if a.shape != (n,) or a.dtype.kind not in "iu":
-        raise ValueError(f"actions must be an integer array of shape ({n},), got "
-                         f"{a.dtype} {a.shape}")  # fmt: skip
-    a = a.astype(_I64, copy=False)
+    a, active = _check_actions(s.batch_size, actions, active)
     ok = is_legal(s, a)
     if active is not None:
-        active = np.asarray(active, bool)
-        if active.shape != (n,):
-            raise ValueError(f"active must be a bool array of shape ({n},), got {active.shape}")
         ok |= ~active
     bad = None
     if not ok.all():
         bad = np.flatnonzero(~ok)
-        if s.illegal == "raise":
+        if s.illegal_action == "raise":
             raise IllegalActionError(_illegal_message(s, a, bad))
     s.terminated[:] = False
     s.rewards[:] = 0.0
@@ -422,6 +444,31 @@ def step(s: VecState, actions, active: np.ndarray | None = None) -> VecState:
     return s
 
 
+def _check_actions(n: int, actions, active) -> tuple[np.ndarray, np.ndarray | None]:
+    """Actions as int64 move ids (integer dtype, shape (n,), 0..120 where active) and the
+    active flags (bool, shape (n,)); anything else raises before the state is touched."""
+    a = np.asarray(actions)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integer move ids 0..{NUM_MOVES - 1} (an integer "
+                        f"array, not bool or float), got dtype {a.dtype}")  # fmt: skip
+    if a.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), one per game, got {a.shape}")
+    a = a.astype(_I64, copy=False)
+    if active is not None:
+        active = np.asarray(active)
+        if active.dtype != bool or active.shape != (n,):
+            raise ValueError(f"active must be a bool array of shape ({n},), got "
+                             f"{active.dtype} {active.shape}")  # fmt: skip
+    outside = (a < 0) | (a >= NUM_MOVES)
+    if active is not None:
+        outside &= active
+    if outside.any():
+        games = np.flatnonzero(outside)
+        raise IllegalActionError(f"actions of games {games[:10].tolist()} are not move ids "
+                                 f"(0..{NUM_MOVES - 1}): {a[games[:10]].tolist()}")  # fmt: skip
+    return a, active
+
+
 def _illegal_message(s: VecState, a: np.ndarray, bad: np.ndarray) -> str:
     parts = []
     for b in bad[:10].tolist():
@@ -437,7 +484,7 @@ def _step_bidding(s: VecState, idx: np.ndarray, a: np.ndarray) -> None:
     seat = s.to_act.take(idx)
     kind = (a >= HOLD).astype(_I64) + (a == PASS)  # 0 bid, 1 hold, 2 pass
     key = s.auction.take(idx) * 3 + kind
-    # per-seat bid record (view.bids_by_seat): a bid sets it, a hold answers the bid
+    # per-seat bid record (PlayerView.bids): a bid sets it, a hold answers the bid
     bid_index = s.bid_index.take(idx)
     bid_index = np.where(kind == 0, a - FIRST_BID, bid_index)
     s.bid_index[idx] = bid_index
