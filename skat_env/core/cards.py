@@ -13,7 +13,6 @@ from collections.abc import Iterable
 
 SUITS = "CSHD"
 RANKS = "AKQJT987"
-SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 SUIT_SYMBOLS = ("♣", "♠", "♥", "♦")
 _WHITE_SYMBOLS = ("♧", "♤", "♡", "♢")  # accepted in card names, never printed
 CLUBS, SPADES, HEARTS, DIAMONDS = range(4)
@@ -109,7 +108,3 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
             text = text.replace(sep, " ")
         text = text.split()
     return [card_id(n) for n in text]
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()

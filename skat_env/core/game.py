@@ -8,7 +8,7 @@ public method also accepts or returns move names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -440,15 +440,8 @@ class Game:
         )
 
 
-def play_moves(game: Game, moves: Iterable[str | int]) -> Game:
-    """Apply a sequence of moves (names or ids) to a game and return it."""
-    for m in moves:
-        game.play(m)
-    return game
-
-
 __all__ = [
     "BIDDING", "DECLARE", "DISCARD", "DONE", "DealError", "FULL_DECK", "Game",
     "IllegalMoveError", "PHASE_NAMES", "PLAY", "Result", "SKAT", "BID_VALUES",
-    "parse_deal", "play_moves", "random_deal",
+    "parse_deal", "random_deal",
 ]  # fmt: skip

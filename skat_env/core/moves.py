@@ -83,10 +83,6 @@ def legal_declarations(hand_game: bool, bid: int) -> int:
     return mask
 
 
-def bid_move(value: int) -> int:
-    return FIRST_BID + BID_VALUES.index(value)
-
-
 def move_id(name: str) -> int:
     """Move id of a move name; ``ValueError`` naming the vocabulary for unknown names."""
     try:
