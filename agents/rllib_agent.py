@@ -1,7 +1,8 @@
 """``rllib:PATH[#MODULE]``: a policy trained with Ray RLlib (``train_rllib.py``) as an agent.
 
 ``PATH`` is an RLlib checkpoint directory written by ``train_rllib.py`` (which exports each
-module's policy network into it as ``skat_policy_<module>.pt``) or such a ``.pt`` file itself.
+module's policy network into it as ``skat_policy_<module>.safetensors``) or such a policy file
+itself (:func:`skat_env.integrations.masked_mlp.save_policy`; any name).
 ``MODULE`` picks the module of a checkpoint: ``shared`` (the default; self-play) or
 ``player_0..2`` (``--policies per_seat``). Loading needs only torch, not Ray, so the agent
 plays in the main environment. It acts greedily on the masked logits, so it never plays an
@@ -13,13 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from skat_env.integrations.masked_mlp import SUFFIX
+
 from .base import Agent
 
 DEFAULT_MODULE = "shared"
 
 
 def resolve(arg: str) -> Path:
-    """The policy file an ``rllib:`` argument names (``DIR``, ``DIR#MODULE`` or ``FILE.pt``)."""
+    """The policy file an ``rllib:`` argument names (``DIR``, ``DIR#MODULE`` or ``FILE``)."""
     where, _, module = arg.partition("#")
     path = Path(where)
     if path.is_file():
@@ -29,9 +32,11 @@ def resolve(arg: str) -> Path:
     if not path.is_dir():
         raise FileNotFoundError(f"no RLlib checkpoint or policy file at {where!r}")
     module = module or DEFAULT_MODULE
-    file = path / f"skat_policy_{module}.pt"
+    file = path / f"skat_policy_{module}{SUFFIX}"
     if not file.is_file():
-        found = sorted(p.stem.removeprefix("skat_policy_") for p in path.glob("skat_policy_*.pt"))
+        found = sorted(
+            p.stem.removeprefix("skat_policy_") for p in path.glob(f"skat_policy_*{SUFFIX}")
+        )
         hint = f"it has: {', '.join(found)}" if found else "it was not written by train_rllib.py"
         raise FileNotFoundError(f"checkpoint {where!r} has no policy {module!r} ({hint})")
     return file

@@ -6,6 +6,7 @@ Needs Ray RLlib (``.venv-rllib``, ``scripts/setup_rllib.sh``); skipped where it 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +19,9 @@ import ray  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 
-from skat_env import tournament  # noqa: E402
-import train_rllib  # noqa: E402
 from agents.rllib_agent import RLlibAgent  # noqa: E402
+from skat_env import tournament  # noqa: E402
+from skat_env.cli import train_rllib  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
 from skat_env.envs.aec import AGENTS  # noqa: E402
 from skat_env.integrations import rllib as R  # noqa: E402
@@ -201,3 +202,30 @@ def test_train_rllib_cli_writes_run(tmp_path, capsys, ray_local):
     assert len(evals) == 2 and ",random," in evals[1]
     assert RLlibAgent(str(run / "final")).meta["observation_mode"] == "default"
     assert "illegal actions 0" in capsys.readouterr().out
+
+
+def test_train_rllib_default_relative_runs_dir_and_restore(tmp_path, monkeypatch, ray_local):
+    """The default --runs-dir is relative (runs/rllib): checkpoints, exports and --restore work
+    from any working directory (RLlib itself only takes absolute paths or URIs)."""
+    monkeypatch.chdir(tmp_path)
+    argv = "--iterations 1 --num-env-runners 0 --num-envs-per-env-runner 2 --train-batch-size 200 "
+    argv += "--minibatch-size 100 --epochs 1 --hiddens 32 --eval-deals 2 --eval-opponents random"
+    assert train_rllib.main(["--name", "tiny", *argv.split()]) == 0
+    run = Path("runs/rllib/tiny")
+    assert (tmp_path / run / "checkpoints/iter_000001/skat_policy_shared.safetensors").is_file()
+    assert RLlibAgent(str(run / "final")).path == run / "final/skat_policy_shared.safetensors"
+    rc = train_rllib.main(["--name", "again", "--restore", str(run / "final"), *argv.split()])
+    assert rc == 0 and (tmp_path / "runs/rllib/again/final/rllib_checkpoint.json").is_file()
+    steps = [
+        r.split(",")[1] for r in (tmp_path / "runs/rllib/again/progress.csv").read_text().split()
+    ]
+    assert int(steps[1]) >= 400  # continued from the restored run's 200+ env steps
+
+
+def test_train_rllib_usage_errors(capsys):
+    assert train_rllib.main(["--iterations", "0"]) == 2
+    assert train_rllib.main(["--restore", "no/such/checkpoint"]) == 2
+    assert train_rllib.main(["--eval-opponents", "random,bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("skat-train-rllib: error:") == 3 and "Traceback" not in err
+    assert "unknown agent" in err

@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
 
 pytest.importorskip("torch")
 
-from skat_env import tournament  # noqa: E402
 from agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
+from skat_env import tournament  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
 from skat_env.encoding.observation import OBS_SIZE  # noqa: E402
-from skat_env.integrations.masked_mlp import mlp, save_policy  # noqa: E402
+from skat_env.integrations.masked_mlp import FORMAT, load_policy, mlp, save_policy  # noqa: E402
 
 
 @pytest.fixture
 def checkpoint(tmp_path):
     """A checkpoint directory as train_rllib.py leaves it (policy files only)."""
     for module in ("player_0", "player_1"):
-        save_policy(tmp_path / f"skat_policy_{module}.pt", mlp([OBS_SIZE, 8, NUM_MOVES]))
+        save_policy(tmp_path / f"skat_policy_{module}.safetensors", mlp([OBS_SIZE, 8, NUM_MOVES]))
     return tmp_path
 
 
 def test_resolve_paths(checkpoint):
-    assert resolve(f"{checkpoint}#player_1") == checkpoint / "skat_policy_player_1.pt"
-    file = checkpoint / "skat_policy_player_0.pt"
+    assert resolve(f"{checkpoint}#player_1") == checkpoint / "skat_policy_player_1.safetensors"
+    file = checkpoint / "skat_policy_player_0.safetensors"
     assert resolve(str(file)) == file
     with pytest.raises(FileNotFoundError, match="has no policy 'shared'.*player_0, player_1"):
         resolve(str(checkpoint))  # the default module is 'shared'
@@ -45,6 +46,19 @@ def test_agent_plays_legal_games_and_pickles(checkpoint):
 
 
 def test_agent_rejects_a_file_of_another_format(tmp_path):
-    (tmp_path / "skat_policy_shared.pt").write_bytes(b"\0junk")
+    (tmp_path / "skat_policy_shared.safetensors").write_bytes(b"\0junk")
     with pytest.raises(ValueError, match="not a saved skat-env policy"):
         RLlibAgent(str(tmp_path))
+
+
+def test_policy_file_is_plain_safetensors(checkpoint):
+    """Any safetensors reader sees the weights and the header; no pickled code is loaded."""
+    from safetensors import safe_open
+
+    file = resolve(f"{checkpoint}#player_0")
+    with safe_open(file, framework="pt") as f:
+        assert f.metadata()["format"] == FORMAT
+        assert json.loads(f.metadata()["sizes"]) == [OBS_SIZE, 8, NUM_MOVES]
+        assert sorted(f.keys()) == ["0.bias", "0.weight", "2.bias", "2.weight"]
+    net, meta = load_policy(file)
+    assert meta == {} and net[0].in_features == OBS_SIZE

@@ -1,13 +1,15 @@
-"""The masked MLP policy network and its portable file (torch only, no Ray).
+"""The masked MLP policy network and its portable file (torch + safetensors, no Ray).
 
 The RLlib module (:mod:`skat_env.integrations.rllib`) trains these networks; training exports
-the policy network beside each RLlib checkpoint as a plain ``torch.save`` file (layer widths +
-state dict), so a trained policy plays wherever torch is installed — ``evaluate.py`` in the main
-environment, which has no Ray — and the file loads with ``weights_only=True`` (no pickled code).
+the policy network beside each RLlib checkpoint as a safetensors file (the weights; the layer
+widths and plain-data metadata in its JSON header), so a trained policy plays wherever torch is
+installed — ``evaluate.py`` in the main environment, which has no Ray — and loading runs no
+pickled code.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from itertools import pairwise
@@ -18,7 +20,8 @@ import numpy as np
 import torch
 from torch import nn
 
-FORMAT = "skat-env/masked-mlp/1"
+SUFFIX = ".safetensors"  # of the policy files train_rllib.py exports
+FORMAT = "skat-env/masked-mlp/2"  # safetensors; /1 was a torch.save dict
 
 
 def mlp(sizes: Sequence[int]) -> nn.Sequential:
@@ -43,31 +46,39 @@ def mask_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 def save_policy(path: str | Path, net: nn.Sequential, **meta: Any) -> Path:
-    """Write ``net`` (built by :func:`mlp`) to ``path`` atomically; ``meta`` must be plain data."""
+    """Write ``net`` (built by :func:`mlp`) to ``path`` atomically as safetensors; ``meta``
+    must be JSON data."""
+    from safetensors.torch import save_file
+
     path = Path(path)
     sizes = [net[0].in_features] + [m.out_features for m in net if isinstance(m, nn.Linear)]
-    state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+    state = {k: v.detach().cpu().contiguous() for k, v in net.state_dict().items()}
+    header = {"format": FORMAT, "sizes": json.dumps(sizes), "meta": json.dumps(meta)}
     tmp = path.with_name(path.name + ".tmp")
-    torch.save({"format": FORMAT, "sizes": sizes, "state_dict": state, "meta": meta}, tmp)
+    save_file(state, tmp, metadata=header)
     os.replace(tmp, path)
     return path
 
 
 def load_policy(path: str | Path) -> tuple[nn.Sequential, dict[str, Any]]:
     """The network saved by :func:`save_policy` (in eval mode) and its metadata."""
+    from safetensors import safe_open
+
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no policy file at {path}")
     try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch raises several types for a file that is not its format
-        raise ValueError(f"{path} is not a saved skat-env policy: {e}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        with safe_open(path, framework="pt") as f:
+            header = f.metadata() or {}
+            state = {k: f.get_tensor(k) for k in f.keys()}
+    except Exception as e:  # safetensors raises its own error types for foreign files
+        raise ValueError(f"{path} is not a saved skat-env policy file ({FORMAT}): {e}") from None
+    if header.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} policy file")
-    net = mlp(data["sizes"])
-    net.load_state_dict(data["state_dict"])
+    net = mlp(json.loads(header["sizes"]))
+    net.load_state_dict(state)
     net.eval()
-    return net, dict(data.get("meta", {}))
+    return net, dict(json.loads(header.get("meta", "{}")))
 
 
 class MaskedPolicy:
@@ -105,4 +116,4 @@ class MaskedPolicy:
         return int(torch.multinomial(probs, 1, generator=self._gen))
 
 
-__all__ = ["FORMAT", "MaskedPolicy", "load_policy", "mask_logits", "mlp", "save_policy"]
+__all__ = ["FORMAT", "SUFFIX", "MaskedPolicy", "load_policy", "mask_logits", "mlp", "save_policy"]

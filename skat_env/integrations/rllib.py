@@ -3,8 +3,8 @@
 * :class:`SkatRLlibEnv`: ``skat_v0.env()`` in RLlib's own PettingZoo wrapper, with the
   observation keys RLlib's action-masking modules expect (``{"observations", "action_mask"}``,
   mask as float32) and a count of illegal actions sampled (:attr:`SkatRLlibEnv.illegal_actions`,
-  :data:`ILLEGAL_ACTIONS` per process; an illegal action ends the game with -1, as in
-  ``skat_v0.env()``).
+  :data:`ILLEGAL_ACTIONS` per process; an illegal action ends the game with
+  ``illegal_reward``, the worst game outcome by default, as in ``skat_v0.env()``).
 * :class:`MaskedPPOModule`: a PPO RLModule whose policy gives illegal moves probability 0.
   Separate policy and value MLPs; the policy MLP is the torch-only
   :func:`skat_env.integrations.masked_mlp.mlp`, exportable with :func:`export_policies`.
@@ -33,7 +33,7 @@ from ray.tune.registry import register_env
 
 from .. import skat_v0
 from ..envs.aec import AGENTS
-from .masked_mlp import mask_logits, mlp, save_policy
+from .masked_mlp import SUFFIX, mask_logits, mlp, save_policy
 
 ENV_NAME = "skat_v0"
 SHARED = "shared"
@@ -235,17 +235,19 @@ def ppo_config(
 
 
 def policy_file(checkpoint: str | Path, module_id: str = SHARED) -> Path:
-    """Where :func:`export_policies` puts a module's torch-only policy in a checkpoint dir."""
-    return Path(checkpoint) / f"skat_policy_{module_id}.pt"
+    """Where :func:`export_policies` puts a module's policy (safetensors) in a checkpoint dir."""
+    return Path(checkpoint) / f"skat_policy_{module_id}{SUFFIX}"
 
 
 def export_policies(checkpoint: str | Path, **meta: Any) -> list[Path]:
-    """Write the policy network of each module in an RLlib checkpoint into it, torch-only.
+    """Write the policy network of each module in an RLlib checkpoint into it (safetensors,
+    :func:`~skat_env.integrations.masked_mlp.save_policy`).
 
     Reads the learner's modules from the checkpoint itself (what ``--restore`` would resume),
-    so the files match the checkpoint wherever the learner ran.
+    so the files match the checkpoint wherever the learner ran. A relative ``checkpoint`` is
+    taken from the working directory (RLlib itself only reads absolute paths or URIs).
     """
-    root = Path(checkpoint) / "learner_group" / "learner" / "rl_module"
+    root = Path(checkpoint).resolve() / "learner_group" / "learner" / "rl_module"
     if not root.is_dir():
         raise FileNotFoundError(f"{checkpoint} is not an RLlib algorithm checkpoint (no {root})")
     paths = []
