@@ -1,5 +1,5 @@
 """Text rendering: card names, tricks with winners, the auction, contract values, the score
-sheet. Expected texts are worked out by hand from RULES.md's rules, not from the code."""
+sheet. Expected texts are worked out by hand from docs/rules.md, not from the code."""
 
 import random
 
@@ -125,7 +125,7 @@ def test_render_view__singular_tricks_and_points():
 
 
 def test_describe_result__overbid_game_rules_example_4():
-    # RULES.md example 4: spades with 1, bid 36, 70 points: value 22, lost at 44 -> -88.
+    # Spades with 1, bid 36, 70 points: value 22, lost at 44 -> -88.
     r = Result(passed_in=False, declarer=1, contract="spades", bid=36, won=False,
                declarer_points=70, declarer_tricks=7, defender_points=50, matadors=1,
                game_value=22, overbid=True, score=-88, seeger_fabian=(40, -138, 40))  # fmt: skip
