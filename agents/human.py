@@ -10,6 +10,8 @@ asks again on bad input, and quits cleanly on ``q``, end of input or Ctrl-C
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from skat_env.core.cards import FULL_DECK, card_id
@@ -39,12 +41,22 @@ class HumanQuit(Exception):
     """The person at the terminal ended the session."""
 
 
-class HumanAgent(Agent):
-    """A person at a terminal; ``input`` and ``output`` are injectable for tests.
+@dataclass
+class _Memory:
+    """What one seat has seen (the observation holds no play history): the cards each seat
+    had played at the last look, the running trick as this seat left it, the completed
+    tricks, and middlehand's bid to forehand (middlehand later holds against rearhand, and
+    the view keeps only each seat's highest value)."""
 
-    The observation holds no play history, so the agent keeps what it saw: the trick as it
-    left it, the completed tricks, and middlehand's bid to forehand (middlehand later holds
-    against rearhand, and the view keeps only each seat's highest value)."""
+    seen: tuple[int, ...] = (0, 0, 0)
+    trick: Trick = ()
+    tricks: list[Trick] = field(default_factory=list)
+    middlehand_bid: int | None = None
+
+
+class HumanAgent(Agent):
+    """A person at a terminal; ``input`` and ``output`` are injectable for tests. One
+    instance may play several seats (``human human heuristic``): it remembers per seat."""
 
     name = "human"
     interactive = True
@@ -52,7 +64,7 @@ class HumanAgent(Agent):
     def __init__(self, input: TextIO | None = None, output: TextIO | None = None):
         self._in = input
         self._out = output
-        self.reset()
+        self._memory: dict[int, _Memory] = {}
 
     @property
     def stdin(self) -> TextIO:
@@ -63,104 +75,57 @@ class HumanAgent(Agent):
         return self._out if self._out is not None else sys.stdout
 
     def reset(self, seed: int | None = None) -> None:
-        self._seen = (0, 0, 0)  # cards each seat had played at the last look
-        self._trick: Trick = ()  # the running trick as this player left it
-        self._tricks: list[Trick] = []  # completed tricks
-        self._middlehand_bid: int | None = None
+        self._memory = {}
 
     def _say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
     def act(self, observation: dict[str, Any]) -> int:
         view = view_of(observation)
-        self._note_auction(view)
+        mem = self._memory.setdefault(view.seat, _Memory())
+        _note_auction(mem, view)
         self._say()
-        self._news(view)
-        self._say(render_view(view, self._middlehand_bid, moves=False))
+        self._news(mem, view)
+        self._say(render_view(view, mem.middlehand_bid, moves=False))
         choices = numbered(view.legal_mask, display_kind(view))
         self._say(menu(view, choices))
         while True:
             line = self._read("your move (name or number, q to quit): ")
             move = parse_move(line, view.legal_mask, choices)
             if move is not None:
-                self._note_own_move(view, move)
+                _note_own_move(mem, view, move)
                 return move
             self._say(f"{line.strip()!r} is not a legal move here; try again.")
 
     def game_over(self, observation: dict[str, Any]) -> None:
         view = view_of(observation)
-        self._news(view)
+        mem = self._memory.pop(view.seat, _Memory())
+        self._news(mem, view)
         self._say("\n--- game over ---")
         if view.declarer >= 0 and view.contract is not None:
-            self._say("\n".join(self._summary(view)))
-        self.reset()
+            self._say("\n".join(summary(mem.tricks, view)))
 
-    # --- what the person has seen ---
-
-    def _note_auction(self, view: PlayerView) -> None:
-        """Middlehand's values are bids until rearhand first bids (then it only holds)."""
-        if view.bids[view.dealer] == 0:  # the dealer is rearhand
-            self._middlehand_bid = view.bids[(view.dealer + 2) % 3]
-
-    def _note_own_move(self, view: PlayerView, move: int) -> None:
-        if move < 32 and view.phase == PLAY:
-            self._trick = (*view.trick, (view.seat, move))
-            seen = list(view.played)
-            seen[view.seat] |= 1 << move
-            self._seen = tuple(seen)
-        elif FIRST_BID <= move < FIRST_BID + len(BID_VALUES) and view.position == 1:
-            self._middlehand_bid = BID_VALUES[move - FIRST_BID]
-
-    def _news(self, view: PlayerView) -> None:
-        """Every card played since this player's last move, in play order, and the trick
-        that completed meanwhile with its winner and points."""
+    def _news(self, mem: _Memory, view: PlayerView) -> None:
+        """Every card played since this seat's last move, in play order, and the trick that
+        completed meanwhile with its winner and points."""
         if view.contract is None or not any(view.played):
             return
         lines = []
-        running = {card for _, card in view.trick}
-        if self._trick:
-            done = list(self._trick)
+        running = _mask(card for _, card in view.trick)
+        if mem.trick:
+            done = list(mem.trick)
             while len(done) < 3:
                 seat = (done[-1][0] + 1) % 3
-                card = _only(view.played[seat] & ~self._seen[seat] & ~_mask(running))
+                card = _only(view.played[seat] & ~mem.seen[seat] & ~running)
                 done.append((seat, card))
                 lines.append(f"  player_{seat} played {card_text(card)}")
-            self._tricks.append(tuple(done))
-            leader, cards = done[0][0], [c for _, c in done]
-            trick = trick_text(leader, cards, view.contract.game)
-            lines.append(f"  trick {len(self._tricks)}: {trick}")
-        for seat, card in view.trick:
-            lines.append(f"  player_{seat} played {card_text(card)}")
-        self._trick, self._seen = view.trick, view.played
+            mem.tricks.append(tuple(done))
+            trick = trick_text(done[0][0], [c for _, c in done], view.contract.game)
+            lines.append(f"  trick {len(mem.tricks)}: {trick}")
+        lines += [f"  player_{seat} played {card_text(card)}" for seat, card in view.trick]
+        mem.trick, mem.seen = view.trick, view.played
         if lines:
             self._say("since your last move:\n" + "\n".join(lines))
-
-    def _summary(self, view: PlayerView) -> list[str]:
-        """Every trick, the skat and the discards, and the card points that add up."""
-        kind = view.contract.game
-        lines = [f"trick {i}: {trick_text(t[0][0], [c for _, c in t], kind)}"
-                 for i, t in enumerate(self._tricks, 1)]  # fmt: skip
-        d = view.declarer
-        lines.append(f"skat as dealt: {cards_text(view.skat, kind)}")
-        counted, note = view.skat, "the untouched skat"
-        if not view.hand_game:
-            unplayed = FULL_DECK & ~(view.played[0] | view.played[1] | view.played[2])
-            counted = view.discarded or (unplayed if sum(view.tricks) == 10 else 0)
-            note = "the discards"
-            shown = cards_text(counted, kind) if counted else "not known to you (unplayed)"
-            lines.append(f"declarer's discards: {shown}")
-        in_tricks = view.points[d]
-        defenders = sum(view.points) - in_tricks
-        lines.append(f"player_{d} (declarer): {in_tricks} in tricks")
-        if counted:
-            total = in_tricks + points_of(counted)
-            lines[-1] += f" + {points_of(counted)} in {note} = {total}"
-            rest = 120 - total - defenders
-            tail = f"; unplayed, counting for nobody: {rest}" if rest else ""
-            lines.append(f"defenders: {defenders}; together {total + defenders}{tail}")
-        else:
-            lines.append(f"defenders: {defenders}")
-        return lines
 
     def _read(self, prompt: str) -> str:
         self.stdout.write(prompt)
@@ -176,7 +141,57 @@ class HumanAgent(Agent):
         return line
 
 
-def _mask(cards: set[int]) -> int:
+def _note_auction(mem: _Memory, view: PlayerView) -> None:
+    """Middlehand's values are bids until rearhand first bids (then it only holds)."""
+    if view.bids[view.dealer] == 0:  # the dealer is rearhand
+        mem.middlehand_bid = view.bids[(view.dealer + 2) % 3]
+
+
+def _note_own_move(mem: _Memory, view: PlayerView, move: int) -> None:
+    if move < 32 and view.phase == PLAY:
+        mem.trick = (*view.trick, (view.seat, move))
+        seen = list(view.played)
+        seen[view.seat] |= 1 << move
+        mem.seen = tuple(seen)
+    elif FIRST_BID <= move < FIRST_BID + len(BID_VALUES) and view.position == 1:
+        mem.middlehand_bid = BID_VALUES[move - FIRST_BID]
+
+
+def summary(tricks: list[Trick], view: PlayerView) -> list[str]:
+    """The end of a game as one seat saw it: every trick, the skat, the discards, and the
+    card points, which add up to 120 when all ten tricks were played."""
+    kind = view.contract.game
+    lines = [f"trick {i}: {trick_text(t[0][0], [c for _, c in t], kind)}"
+             for i, t in enumerate(tricks, 1)]  # fmt: skip
+    lines.append(f"skat as dealt: {cards_text(view.skat, kind)}")
+    counted, where = _declarer_skat(view)
+    if not view.hand_game:
+        shown = cards_text(counted, kind) if counted else "not known to you (unplayed)"
+        lines.append(f"declarer's discards: {shown}")
+    d = view.declarer
+    in_tricks, defenders = view.points[d], sum(view.points) - view.points[d]
+    if not counted:
+        return [*lines, f"player_{d} (declarer): {in_tricks} in tricks", f"defenders: {defenders}"]
+    total = in_tricks + points_of(counted)
+    rest = 120 - total - defenders
+    tail = f"; unplayed, counting for nobody: {rest}" if rest else ""
+    return [
+        *lines,
+        f"player_{d} (declarer): {in_tricks} in tricks + {points_of(counted)} in {where} = {total}",
+        f"defenders: {defenders}; together {total + defenders}{tail}",
+    ]
+
+
+def _declarer_skat(view: PlayerView) -> tuple[int, str]:
+    """The two cards that count for the declarer, if this seat can know them: the untouched
+    skat, one's own discards, or after ten tricks the two cards nobody played."""
+    if view.hand_game:
+        return view.skat, "the untouched skat"
+    unplayed = FULL_DECK & ~(view.played[0] | view.played[1] | view.played[2])
+    return view.discarded or (unplayed if sum(view.tricks) == 10 else 0), "the discards"
+
+
+def _mask(cards: Iterable[int]) -> int:
     return sum(1 << c for c in cards)
 
 

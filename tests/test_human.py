@@ -221,3 +221,14 @@ def test_human__auction_table_separates_bids_from_holds():
     assert "  player_0 forehand: held 18, passed" in last
     assert "  player_1 middlehand: bid 20, held 23" in last
     assert "  player_2 rearhand (you): bid 23" in last
+
+
+def test_human__one_instance_at_two_seats_follows_each_seat():
+    agent, out = _agent("18\n" + "1\n" * 120)
+    game = Game.random(3)
+    heuristic = tournament.make_agent("heuristic")
+    tournament.play_game(game, [heuristic, agent, agent])  # player_0 declares grand (seed 3)
+    text = out.getvalue()
+    assert game.result.contract == "grand" and text.count("--- game over ---") == 2
+    assert text.count("trick 10: ") == 4  # each seat sees the last trick, then its summary
+    assert text.count("; together 120\n") == 2
