@@ -9,5 +9,5 @@ python3 -m venv .venv-rllib
 .venv-rllib/bin/pip install -q --upgrade pip
 .venv-rllib/bin/pip install -q "torch==2.13.0"
 .venv-rllib/bin/pip install -q "ray[rllib]>=2.60,<3" "torchrl>=0.14,<0.16"
-.venv-rllib/bin/pip install -q -e ".[eval,test]"
+.venv-rllib/bin/pip install -q -e ".[eval,test,rllib,torchrl]"
 .venv-rllib/bin/python -c "import ray.rllib, torchrl, skat_env; print('ray', ray.__version__)"

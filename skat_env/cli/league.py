@@ -18,15 +18,14 @@ import json
 import os
 import shlex
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from agents.registry import SPECS
+from skat_env.cli.outputs import OutputPathError, check_writable, new_output
 from skat_env.core.game import IllegalMoveError
 from skat_env.league import LeagueError, format_table, league, validate, write_plot
 
-RESULTS = Path("results")
 DEFAULT_AGENTS = ("random", "heuristic", "ppo:models/ppo_skat.zip")
 
 
@@ -52,44 +51,22 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def default_output() -> Path:
-    """A new results/league-<time>.json whose .json and .png exist nowhere yet."""
-    stem = f"league-{time.strftime('%Y%m%d-%H%M%S')}"
-    path, n = RESULTS / f"{stem}.json", 1
-    while path.exists() or path.with_suffix(".png").exists():
-        n += 1
-        path = RESULTS / f"{stem}-{n}.json"
-    return path
-
-
-def check_writable(path: Path, create_parent: bool) -> None:
-    """Refuse an output path whose folder is missing (unless it is the default folder)."""
-    if create_parent:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    elif not path.parent.is_dir():
-        raise LeagueError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} does not exist")
-    if path.is_dir():
-        raise LeagueError(f"cannot write {str(path)!r}: it is a folder")
-    if not os.access(path.parent, os.W_OK):
-        raise LeagueError(f"cannot write {str(path)!r}: folder not writable")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     args = build_parser().parse_args(argv)
     given = sys.argv[1:] if argv is None else list(argv)
     try:
         validate(args.agents, args.deals, args.workers, args.bootstrap)
-        out = args.json or default_output()
+        out = args.json or new_output("league")
         plot = None if args.no_plot else (args.plot or out.with_suffix(".png"))
         for path, named in ((out, args.json), (plot, args.plot or args.json)):
             if path is not None:
                 check_writable(path, create_parent=named is None)
         results = league(args.agents, args.deals, args.seed, args.workers,
                          progress=not args.no_progress, bootstrap=args.bootstrap)  # fmt: skip
-    except (LeagueError, IllegalMoveError) as e:
+    except (LeagueError, OutputPathError, IllegalMoveError) as e:
         print(f"skat-league: error: {e}", file=sys.stderr)
-        return 2 if isinstance(e, LeagueError) else 1
+        return 1 if isinstance(e, IllegalMoveError) else 2
     except KeyboardInterrupt:
         print("\nskat-league: interrupted", file=sys.stderr)
         return 130
