@@ -139,7 +139,7 @@ function renderSeat(box, state, seat, where, opts) {
     if (info.passed) label.appendChild(el("span", "badge passed", info.bid ? `${info.bid} · passed` : "passed"));
     else if (info.bid) label.appendChild(el("span", "badge", `said ${info.bid}`));
   } else if (state.contract) {
-    label.appendChild(el("span", "badge", `${info.tricks} tricks · ${info.points} pts`));
+    label.appendChild(el("span", "badge", `${info.tricks} trick${info.tricks === 1 ? "" : "s"} · ${info.points} pts`));
   }
   if (seat === state.to_act) label.appendChild(el("span", "badge turn", where === "bottom" && opts.mine ? "your turn" : "to act"));
   if (where === "bottom") {
@@ -399,24 +399,29 @@ function renderActions(state) {
 }
 
 function declareGrid(state, moves) {
-  const grid = el("div", "declare-grid");
+  // One row per game, one column per announcement the legal moves hold.
   const games = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
-  const extras = ["", "schneider", "schwarz", "ouvert"];
+  const extras = ["", "schneider", "schwarz", "ouvert"].filter((x) => !x || moves.some((mv) => mv.endsWith(` ${x}`)));
+  const grid = el("div", extras.length > 1 ? "declare-grid" : "declare-grid row");
+  grid.style.gridTemplateColumns = `repeat(${extras.length}, auto)`;
+  const hand = state.hand_game ? " hand" : "";
   for (const g of games) {
-    for (const x of extras) {
-      const name = x ? `${g} ${x}` : g;
-      if (!moves.includes(name)) {
-        if (moves.some((mv) => mv.startsWith(g))) grid.appendChild(el("span"));
-        continue;
+    const names = extras.map((x) => (x ? `${g} ${x}` : g));
+    if (!names.some((n) => moves.includes(n))) continue;
+    extras.forEach((x, i) => {
+      if (!moves.includes(names[i])) {
+        if (extras.length > 1) grid.appendChild(el("span"));
+        return;
       }
-      const hand = state.hand_game ? " hand" : "";
-      let label = g === "null" ? `Null${x ? " ouvert" : ""}${hand}` : `${contractText(g)}${hand}${x ? " " + x : ""}`;
-      if (x === "schneider" || x === "schwarz") label += " announced";
-      const b = button(label, () => send(name));
-      b.dataset.move = name;
-      if (SUIT_OF_WORD[g]) b.insertAdjacentHTML("afterbegin", svg(SUIT_OF_WORD[g], `suit-${SUIT_OF_WORD[g]}`));
+      let full = g === "null" ? `Null${x ? " ouvert" : ""}${hand}` : `${contractText(g)}${hand}${x ? " " + x : ""}`;
+      if (x === "schneider" || x === "schwarz") full += " announced";
+      const short = !x || g === "null" ? full : `${x}${x === "ouvert" ? "" : " announced"}`;
+      const b = button(short, () => send(names[i]));
+      b.title = full;
+      b.dataset.move = names[i];
+      if (SUIT_OF_WORD[g]) b.insertAdjacentHTML("afterbegin", svg(SUIT_OF_WORD[g], `s-${SUIT_OF_WORD[g]}`));
       grid.appendChild(b);
-    }
+    });
   }
   return grid;
 }
@@ -601,7 +606,11 @@ function renderInfo(state) {
   add("Bid", state.bid || "—");
   if (state.declarer >= 0) add("Declarer", seatName(state, state.declarer));
   if (state.contract) add("Game", contractText(state.contract));
-  if (state.discarded.length && !state.result) add("Put away", handEl(state.discarded, true));
+  if (state.discarded.length && !state.result) {
+    const cards = handEl(state.discarded, true);
+    cards.classList.add("spread");
+    add("Put away", cards);
+  }
   if (state.tricks_done.length) {
     const last = state.tricks_done[state.tricks_done.length - 1];
     const cards = handEl(last.cards.map((c) => c.card), true);
