@@ -174,6 +174,8 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         their generators are copied too, so both continue alike and apart)."""
         return copy.deepcopy(self)
 
+    __copy__ = clone  # a shallow copy would share the game and the generators
+
     # --- internals ---
     def _draw_opponents(self, rng: np.random.Generator) -> dict[int, Policy]:
         """This game's opponents by seat; policies with ``reset(seed)`` are reseeded from the

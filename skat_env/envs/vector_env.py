@@ -154,6 +154,8 @@ class SkatVectorEnv(VectorEnv):
         opponent policies are copied)."""
         return copy.deepcopy(self)
 
+    __copy__ = clone  # a shallow copy would share the game and the generators
+
     # --- internals ---
     def _new_games(self, idx: np.ndarray) -> None:
         """Draw the learner's seat and the opponents of the games (re)started in ``idx``."""

@@ -10,8 +10,10 @@ The wrapper reaches the raw env's attributes through ``BaseWrapper.__getattr__``
 only after a normal lookup has failed: every read of ``agent_selection``, ``terminations`` and
 the like would raise and catch an ``AttributeError``, a dozen times per step in an RL loop.
 The subclass here adds properties that read those attributes from the raw env in one hop;
-the values and the behaviour are PettingZoo's. Its ``reset`` marks the env as reset only once
-the raw env's reset succeeded (a refused reset changes nothing), and it copies: ``clone()``
+the values and the behaviour are PettingZoo's, except that a refused ``reset`` changes nothing
+(the env is marked reset only once the raw env's reset succeeded), that ``step``, ``last``,
+``observe`` and ``state`` before ``reset()`` raise the raw env's ``RuntimeError`` ("call reset()
+first") instead of PettingZoo's ``AssertionError``, and that it copies: ``clone()``
 and ``copy.copy`` give an independent wrapped env in the same position, as ``copy.deepcopy``
 and ``pickle`` do.
 """
@@ -19,9 +21,12 @@ and ``pickle`` do.
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Any
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+
+from .aec import _NO_RESET
 
 # Attributes every AEC loop reads at each step; the wrapper only ever reads them.
 HOT_ATTRIBUTES = (
@@ -51,6 +56,27 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self._has_reset = True
         self._has_updated = True
         self._live = self._raw
+
+    # Before reset() these raise the raw env's RuntimeError, not PettingZoo's AssertionError.
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise RuntimeError(_NO_RESET)
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+        if not self._has_reset:
+            raise RuntimeError(_NO_RESET)
+        return super().last(observe)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            raise RuntimeError(_NO_RESET)
+        return super().observe(agent)
+
+    def state(self) -> Any:
+        if not self._has_reset:
+            raise RuntimeError(_NO_RESET)
+        return super().state()
 
     def clone(self) -> OrderEnforcingWrapper:
         """An independent wrapped env in the same position (see ``raw_env.clone``)."""

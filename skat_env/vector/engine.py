@@ -115,10 +115,22 @@ class Results:
 
     @classmethod
     def empty(cls, n: int) -> Results:
-        names = _result_names()
         block = np.repeat(_result_clear()[:, None], n, 1)
-        views = {name: block[k] for k, name in enumerate(names)}
-        return cls(_block=block, seeger_fabian=block[len(names) :].T, **views)
+        return cls(_block=block, **_result_views(block))
+
+    # Copies (deepcopy, pickle) keep the fields views of the block.
+    def __getstate__(self) -> dict:
+        return {"_block": self._block}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(_block=state["_block"], **_result_views(state["_block"]))
+
+
+def _result_views(block: np.ndarray) -> dict[str, np.ndarray]:
+    """The fields of a Results block: one row each, seeger_fabian the last three rows."""
+    names = _result_names()
+    views = {name: block[k] for k, name in enumerate(names)}
+    return {**views, "seeger_fabian": block[len(names) :].T}
 
 
 _MINUS_ONE = ("declarer", "game", "offender")
@@ -186,6 +198,16 @@ class VecState:
     @property
     def batch_size(self) -> int:
         return self.phase.shape[0]
+
+    # Copies (deepcopy, pickle) keep the per-game fields views of the two blocks.
+    def __getstate__(self) -> dict:
+        views = {*_GAME_INIT, *_SEAT_INIT}
+        return {k: v for k, v in self.__dict__.items() if k not in views}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.__dict__.update({name: self._games[k] for k, name in enumerate(_GAME_INIT)})
+        self.__dict__.update({name: self._seats[k] for k, name in enumerate(_SEAT_INIT)})
 
 
 # Per-game ints and per-seat ints live in two blocks, (K, B) and (F, B, 3), whose rows are
