@@ -4,7 +4,7 @@ sheet. Expected texts are worked out by hand from docs/rules.md, not from the co
 import random
 
 import pytest
-from helpers import make_deal, play_random
+from helpers import iss_records, make_deal, play_random
 
 from skat_env.core.cards import CARD_NAMES, card_id, parse_cards
 from skat_env.core.game import Game, Result
@@ -132,7 +132,7 @@ def test_describe_result__overbid_game_rules_example_4():
     text = describe_result(r, ["a", "b", "c"])
     assert text.splitlines()[0] == "player_1 (b) played spades at bid 36: lost"
     assert "no schneider; no schwarz" in text
-    assert "value: 11 x 2 = 22 (with 1" in text
+    assert "value: 11 x (with 1 + game) = 11 x 2 = 22" in text
     assert "overbid: value 22 < bid 36; lost at 44, the smallest multiple of 11" in text
     assert "score: -88  (Seeger-Fabian: player_0 +40, player_1 -138, player_2 +40)" in text
 
@@ -143,11 +143,13 @@ def test_describe_result__schneider_and_schwarz_are_shown():
                      game_value=168, schneider=True, schwarz=True, score=168)  # fmt: skip
     text = describe_result(schwarz)
     assert "defenders schneider (declarer 90 or more); defenders schwarz" in text
-    assert "value: 24 x 7 = 168 (with 4" in text
+    assert "value: 24 x (with 4 + game + schneider + schwarz) = 24 x 7 = 168" in text
     lost = Result(passed_in=False, declarer=2, contract="clubs hand schneider", bid=18,
                   declarer_points=25, declarer_tricks=0, defender_points=64, matadors=-2,
-                  game_value=96, score=-192, ended_early=True)  # fmt: skip
+                  game_value=84, score=-168, ended_early=True)  # fmt: skip
     text = describe_result(lost)
+    levels = "without 2 + game + hand + schneider + schneider announced + schwarz"
+    assert f"value: 12 x ({levels}) = 12 x 7 = 84" in text
     assert "declarer schneider (30 or fewer) (announced); declarer schwarz (no trick)" in text
     assert "ended early, unplayed cards count for nobody" in text
     null = Result(passed_in=False, declarer=0, contract="null ouvert hand", bid=59,
@@ -165,3 +167,19 @@ def test_render_game__result_line_after_random_games(seed):
     else:
         assert f"score: {g.result.score:+d}" in text
         assert ("schneider" in text) and ("schwarz" in text or "null" in g.result.contract)
+
+
+def test_describe_result__named_levels_add_up_to_the_scored_multiplier():
+    """On random games and on the ISS records (hand games, announcements, ouvert, early
+    ends): the levels by name always match the multiplier the scoring computed."""
+    games = [play_random(Game.random(i, dealer=i % 3), random.Random(i)) for i in range(300)]
+    games += [rec.replay() for rec in iss_records() if rec.playable]
+    checked = 0
+    for g in games:
+        r = g.result
+        if r.passed_in or r.contract.startswith("null"):
+            continue
+        value_line = next(line for line in describe_result(r).splitlines() if "value:" in line)
+        assert ") = " in value_line, (r, value_line)  # parts shown only when they add up
+        checked += 1
+    assert checked > 250

@@ -162,10 +162,7 @@ def describe_result(r: Result, labels: Sequence[str] = ()) -> str:
     else:
         lines.append(f"  {_schneider_text(r)}; {_schwarz_text(r)}")
         base = BASE_VALUES[game]
-        lines.append(
-            f"  value: {base} x {r.game_value // base} = {r.game_value} "
-            f"({with_text(r.matadors)}, game, then each level that applies)"
-        )
+        lines.append(f"  value: {_value_text(r, base)}")
         if r.overbid:
             lines.append(
                 f"  overbid: value {r.game_value} < bid {r.bid}; lost at {-r.score // 2}, the "
@@ -174,6 +171,37 @@ def describe_result(r: Result, labels: Sequence[str] = ()) -> str:
     sf = ", ".join(f"player_{s} {v:+d}" for s, v in enumerate(r.seeger_fabian))
     lines.append(f"  score: {r.score:+d}  (Seeger-Fabian: {sf})")
     return "\n".join(lines)
+
+
+def _levels(r: Result) -> list[str]:
+    """The multiplier's parts by name, read off the result (matadors count their number)."""
+    words = set(r.contract.split())
+    schneider_said, schwarz_said = (
+        bool(words & {"schneider", "schwarz", "ouvert"}),
+        bool(words & {"schwarz", "ouvert"}),
+    )
+    schneider = schneider_said or r.declarer_points >= 90 or r.declarer_points <= 30
+    schwarz = schwarz_said or r.declarer_tricks in (0, 10)
+    named = [
+        ("hand", "hand" in words),
+        ("schneider", schneider),
+        ("schneider announced", schneider_said),
+        ("schwarz", schwarz),
+        ("schwarz announced", schwarz_said),
+        ("ouvert", "ouvert" in words),
+    ]
+    return [with_text(r.matadors), "game"] + [name for name, applies in named if applies]
+
+
+def _value_text(r: Result, base: int) -> str:
+    """``24 x (with 1 + game + schneider) = 24 x 3 = 72``; the parts are left out if they do
+    not add up to the multiplier the scoring computed."""
+    mult = r.game_value // base
+    levels = _levels(r)
+    parts = (
+        f"({' + '.join(levels)}) = {base} x " if abs(r.matadors) + len(levels) - 1 == mult else ""
+    )
+    return f"{base} x {parts}{mult} = {r.game_value}"
 
 
 def _announced(r: Result, *words: str) -> str:
