@@ -1,8 +1,10 @@
 """``ppo:PATH``: a trained sb3-contrib ``MaskablePPO`` model as an agent.
 
-The model is loaded on first use (torch is imported only then) and acts greedily on the
-flat observation vector with the action mask, the way the single-agent Gymnasium view
-trains it.
+Plays greedily (the best legal move of the policy's logits) through a NumPy forward pass,
+:class:`skat_env.integrations.sb3.NumpyPolicy`: the moves of SB3's
+``predict(obs, action_masks=mask, deterministic=True)`` (a test checks it) at a fraction of
+the cost. The model is loaded on first use (torch is imported only then). ``act_batch`` plays
+many games at once (batched opponents in ``SkatVectorEnv``).
 """
 
 from __future__ import annotations
@@ -26,31 +28,42 @@ class PPOAgent(Agent):
         if not zipfile.is_zipfile(self.path):
             raise ValueError(f"{str(self.path)!r} is not a saved model (.zip)")
         self.name = f"ppo:{path}"
-        self._model: Any = None
+        self._policy: Any = None
 
-    def _load(self) -> Any:
-        import torch
-        from sb3_contrib import MaskablePPO
+    @classmethod
+    def from_policy(cls, policy: Any, name: str = "ppo") -> PPOAgent:
+        """An agent playing a frozen copy of a live SB3 policy (no file)."""
+        from skat_env.integrations.sb3 import NumpyPolicy
 
-        torch.set_num_threads(1)
-        try:
-            return MaskablePPO.load(str(self.path), device="cpu")
-        except Exception as e:  # a zip that is not an sb3 model
-            raise ValueError(f"cannot load MaskablePPO model {str(self.path)!r}: {e}") from None
+        agent = cls.__new__(cls)
+        agent.path, agent.name = None, name
+        agent._policy = NumpyPolicy.from_policy(policy)
+        return agent
+
+    @property
+    def policy(self) -> Any:
+        """The :class:`~skat_env.integrations.sb3.NumpyPolicy`, loaded on first use."""
+        if self._policy is None:
+            from skat_env.integrations.sb3 import NumpyPolicy
+
+            try:
+                self._policy = NumpyPolicy.load(self.path)
+            except Exception as e:  # a zip that is not an sb3 model
+                raise ValueError(f"cannot load MaskablePPO model {str(self.path)!r}: {e}") from None
+        return self._policy
 
     def act(self, observation: dict[str, Any]) -> int:
-        if self._model is None:
-            self._model = self._load()
-        mask = np.asarray(observation["action_mask"]).astype(bool)
-        action, _ = self._model.predict(
-            np.asarray(observation["observation"]), action_masks=mask, deterministic=True
-        )
-        return int(action)
+        return self.policy.act(observation)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The best legal move per row of ``obs[B, N]`` under ``masks[B, 121]``: ``int64[B]``."""
+        return self.policy.act_batch(obs, masks)
 
     def __getstate__(self) -> dict:
-        """Pickle without the loaded model (worker processes load their own copy)."""
+        """Pickle without a file's loaded weights (worker processes load their own copy)."""
         state = self.__dict__.copy()
-        state["_model"] = None
+        if self.path is not None:
+            state["_policy"] = None
         return state
 
 
