@@ -85,6 +85,14 @@ function moveText(text) {
   return text.replace(/\b(clubs|spades|hearts|diamonds)\b/g, (w) => SUIT_WORDS[deck][w]);
 }
 
+const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function richText(text) {
+  // Escaped text with card names ("CJ") drawn as a suit icon and the deck's rank.
+  return escapeHtml(moveText(text)).replace(/\b([CSHD])([AKQJT987])\b/g, (_, suit, rank) =>
+    `<span class="cardname s-${suit}">${svg(suit, `s-${suit}`)}${RANKS[deck][rank]}</span>`);
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -228,7 +236,8 @@ function renderLog(state, upto) {
   log.innerHTML = "";
   let cardsPlayed = 0;
   state.log.forEach((ev, i) => {
-    const li = el("li", "", `${seatName(state, ev.seat)}: ${moveText(ev.text)}`);
+    const li = el("li");
+    li.innerHTML = richText(`${seatName(state, ev.seat)}: ${ev.text}`);
     if (ev.kind === "card" && ++cardsPlayed % 3 === 0) li.classList.add("trick-end");
     if (upto !== undefined && i === upto - 1) li.style.fontWeight = "700";
     log.appendChild(li);
@@ -316,7 +325,7 @@ function renderEnd(state, buttons) {
 // --- playing ----------------------------------------------------------------------------
 function status(text, error = false) {
   const s = $("status");
-  s.textContent = text;
+  s.innerHTML = richText(text);
   s.classList.toggle("error", error);
 }
 
@@ -328,7 +337,7 @@ function renderPlay(opts = {}) {
   renderInfo(state);
   renderActions(mine ? state : null);
   if (opts.text) status(opts.text);
-  else if (state.result) status(moveText(state.result.summary));
+  else if (state.result) status(state.result.summary);
   else if (mine) status(prompt(state));
   else if (state.to_act >= 0) status(`${seatName(state, state.to_act)} is thinking…`);
   if (state.result && !play.busy) showEnd();
@@ -466,7 +475,7 @@ async function animate(resp) {
   for (const ev of resp.events) {
     play.state = ev.state;
     const who = seatName(ev.state, ev.seat);
-    const text = `${who}: ${moveText(ev.text)}`;
+    const text = `${who}: ${ev.text}`;
     if (ev.trick_done) {
       renderPlay({ overlay: ev.trick_done, text: `${text} — ${seatName(ev.state, ev.trick_done.winner)} takes the trick` });
       if (pace) await sleep(pace * 1.6);
@@ -625,7 +634,7 @@ function renderInfo(state) {
 function addRecords(records) {
   const list = $("record-list");
   for (const r of records) {
-    const label = r.score === null ? r.label : `${r.label} (${r.score > 0 ? "+" : ""}${r.score})`;
+    const label = moveText(r.score === null ? r.label : `${r.label} (${r.score > 0 ? "+" : ""}${r.score})`);
     list.appendChild(new Option(label, r.id));
   }
 }
@@ -655,15 +664,19 @@ function renderWatch() {
   slider.value = String(data.step);
   $("w-counter").textContent = `move ${data.step} / ${data.steps}`;
   const last = state.log[state.log.length - 1];
-  status(last ? `${seatName(state, last.seat)}: ${moveText(last.text)}` : "The deal, before the first move.");
+  status(last ? `${seatName(state, last.seat)}: ${last.text}` : "The deal, before the first move.");
   const info = $("watch-info");
   info.innerHTML = "";
   info.appendChild(el("h2", "", "Record"));
-  info.appendChild(el("p", "", data.record.label));
+  info.appendChild(el("p", "", moveText(data.record.label)));
   if (data.record.status !== "complete" && data.record.status !== "passed") {
     info.appendChild(el("p", "note", `Not played to the end: ${data.record.status}.`));
   }
-  if (data.next) info.appendChild(el("p", "", `Next: ${seatName(state, data.next.seat)} ${moveText(data.next.text)}`));
+  if (data.next) {
+    const p = el("p");
+    p.innerHTML = richText(`Next: ${seatName(state, data.next.seat)} ${data.next.text}`);
+    info.appendChild(p);
+  }
   if (state.contract) info.appendChild(el("p", "", `Game: ${contractText(state.contract)} by ${seatName(state, state.declarer)}`));
   if (state.result && !watch.hideEnd) {
     renderEnd(state, [button("Hide", () => { watch.hideEnd = true; $("end-panel").classList.add("hidden"); })]);
