@@ -130,8 +130,9 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game. ``seed`` reseeds the card shuffle; the dealer moves one seat
         clockwise at each reset unless ``options={"dealer": k}``; ``options={"deal": ...}``
-        fixes the 32 cards (forehand 10, middlehand 10, rearhand 10, skat 2). Everything is
-        checked before anything changes: a refused reset keeps the old game and seed."""
+        fixes the 32 cards (forehand 10, middlehand 10, rearhand 10, skat 2); an option set to
+        ``None`` counts as not given. Everything is checked before anything changes: a refused
+        reset keeps the old game and seed."""
         dealer, deal = self._check_options(options)
         if seed is not None:
             rng = np.random.default_rng(seed)

@@ -121,12 +121,14 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """New deal. ``options``: ``deal`` (32 cards), ``dealer``, ``seat`` fix those choices.
-        Everything is checked before anything changes (a refused reset keeps the seed)."""
+        """New deal. ``options``: ``deal`` (32 cards), ``dealer``, ``seat`` fix those choices
+        (``None``: not fixed). Everything is checked before anything changes (a refused reset
+        keeps the old game and the seed)."""
         options = check_options(options, RESET_OPTIONS)
         seat = options.get("seat", self.fixed_seat)
         seat = None if seat is None else check_seat(seat, "option 'seat'")
-        dealer = check_seat(options.get("dealer", self.dealer), "option 'dealer'")
+        dealer = options.get("dealer")
+        dealer = self.dealer if dealer is None else check_seat(dealer, "option 'dealer'")
         deal = options.get("deal")
         game = None if deal is None else Game(deal, dealer)  # DealError before any change
         super().reset(seed=seed)
