@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from skat_env.core.cards import FULL_DECK, card_id
+from skat_env.core.cards import card_id
 from skat_env.core.game import PLAY
 from skat_env.core.moves import FIRST_BID, FIRST_DECLARATION, MOVE_INDEX, MOVE_NAMES, move_names
 from skat_env.core.tables import BID_VALUES, GRAND, points_of
@@ -164,14 +164,12 @@ def summary(tricks: list[Trick], view: PlayerView) -> list[str]:
     lines = [f"trick {i}: {trick_text(t[0][0], [c for _, c in t], kind)}"
              for i, t in enumerate(tricks, 1)]  # fmt: skip
     lines.append(f"skat as dealt: {cards_text(view.skat, kind)}")
-    counted, where = _declarer_skat(view)
-    if not view.hand_game:
-        shown = cards_text(counted, kind) if counted else "not known to you (unplayed)"
-        lines.append(f"declarer's discards: {shown}")
+    counted, where = (view.skat, "the untouched skat") if view.hand_game else (
+        view.discarded, "the discards")  # fmt: skip
+    if not view.hand_game:  # every seat sees the discards once the game is over
+        lines.append(f"declarer's discards: {cards_text(counted, kind)}")
     d = view.declarer
     in_tricks, defenders = view.points[d], sum(view.points) - view.points[d]
-    if not counted:
-        return [*lines, f"player_{d} (declarer): {in_tricks} in tricks", f"defenders: {defenders}"]
     total = in_tricks + points_of(counted)
     rest = 120 - total - defenders
     tail = f"; unplayed, counting for nobody: {rest}" if rest else ""
@@ -180,15 +178,6 @@ def summary(tricks: list[Trick], view: PlayerView) -> list[str]:
         f"player_{d} (declarer): {in_tricks} in tricks + {points_of(counted)} in {where} = {total}",
         f"defenders: {defenders}; together {total + defenders}{tail}",
     ]
-
-
-def _declarer_skat(view: PlayerView) -> tuple[int, str]:
-    """The two cards that count for the declarer, if this seat can know them: the untouched
-    skat, one's own discards, or after ten tricks the two cards nobody played."""
-    if view.hand_game:
-        return view.skat, "the untouched skat"
-    unplayed = FULL_DECK & ~(view.played[0] | view.played[1] | view.played[2])
-    return view.discarded or (unplayed if sum(view.tricks) == 10 else 0), "the discards"
 
 
 def _mask(cards: Iterable[int]) -> int:

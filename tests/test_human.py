@@ -189,13 +189,14 @@ def test_human__early_ended_hand_game_shows_the_skat_and_the_unplayed_points():
     )
 
 
-def test_human__early_ended_pickup_game_hides_the_discards_from_a_defender():
+def test_human__early_ended_pickup_game_shows_the_discards_to_a_defender():
     agent, out = _agent("pass\nc7\n")
     game = Game(_NULL_DEAL, dealer=2)
     discards = names_of(game.skat)  # forehand picks up and lays the skat away again
     _drive(game, 1, agent, ["pass", "18", "pickup", *discards, "null", "CA", game.hand_names(2)[0]])
     summary = out.getvalue().split("--- game over ---")[1]
-    assert "declarer's discards: not known to you (unplayed)" in summary
+    assert f"declarer's discards: {cards_text(game.discarded, game.contract.game)}" in summary
+    assert "counting for nobody" in summary  # an early end leaves cards unplayed
 
 
 def test_human__contract_menu_shows_values_and_flags_overbids():

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.game import PLAY
 from .observation import LAYOUT, MAX_BID, NUM_BITS, OBS_SIZE
-from .view import sees_open_hand, sees_skat
+from .view import sees_discards, sees_open_hand, sees_skat
 
 _CARD_BITS = LAYOUT["seat"].start  # 320: ten card sets first
 _CHUNK = 1024  # games per np.unpackbits call
@@ -96,7 +96,7 @@ def encode_batch(s, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndar
     cards = raw[:, :40].view(np.uint32)  # (n, 10) card sets
     cards[:, 0] = hands.take(f0)
     cards[:, 1] = s.skat * sees_skat(phase, is_decl, s.hand_game, decl >= 0)
-    cards[:, 2] = s.discarded * is_decl
+    cards[:, 2] = s.discarded * sees_discards(phase, is_decl, decl >= 0)
     open_hand = sees_open_hand(s.ouvert, phase, decl >= 0)
     cards[:, 3] = hands.take(ar3 + np.maximum(decl, 0)) * open_hand
     cards[:, 4:7] = s.played.reshape(-1).take(rel)

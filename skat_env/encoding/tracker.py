@@ -113,6 +113,7 @@ class _Index:
         self.small = all_rows(_CARD_BITS)  # + bit offset of the contract fields
         self.open_rows = all_rows(_OPEN)
         self.skat_rows = all_rows(_SKAT)
+        self.discarded_rows = all_rows(_DISCARDED)
         self.scalar_offsets = tuple(4 * i for i in all_rows(NUM_BITS))  # byte offsets
         # history[k][seat][card]: the k-th play's seat and card entries in every row
         self.history = (
@@ -257,7 +258,8 @@ class ObservationTracker:
         self._write_scalars()
         if game.phase == DONE:
             _switch(v, ix.phase[PLAY], ix.phase[DONE])
-            _set_cards(v, ix.skat_rows, game.skat)  # the skat is shown to everyone
+            _set_cards(v, ix.skat_rows, game.skat)  # skat and discards are shown to everyone
+            _set_cards(v, ix.discarded_rows, game.discarded)
         else:
             for i in (*ix.leader[game.trick_leader], *ix.to_act[game.to_act]):
                 v[i] = 1.0

@@ -31,7 +31,7 @@ class PlayerView:
     contract: Contract | None
     hand_game: bool  # declarer chose hand (known to all once chosen)
     skat: int  # skat cards the observer has seen (declarer after pickup, or at the end)
-    discarded: int  # cards the observer discarded (declarer only)
+    discarded: int  # the declarer's discards: seen by the declarer, and by all at the end
     open_hand: int  # the declarer's cards, laid open in ouvert games
     played: tuple[int, int, int]  # cards played by each seat
     trick: tuple[tuple[int, int], ...]  # current trick as (seat, card), in play order
@@ -68,6 +68,12 @@ def sees_skat(phase, is_declarer, hand_game, has_declarer):
     return done * has_declarer + (1 - done) * is_declarer * (1 - hand_game) * (phase >= DISCARD)
 
 
+def sees_discards(phase, is_declarer, has_declarer):
+    """Whether the observer sees the declarer's discards: the declarer always, everybody once
+    a played game is over (so the card points can be checked)."""
+    return is_declarer + (1 - is_declarer) * (phase == DONE) * has_declarer
+
+
 def sees_open_hand(ouvert, phase, has_declarer):
     """Whether the declarer's hand lies open: an ouvert game, from the first card on."""
     return ouvert * (phase >= PLAY) * has_declarer
@@ -99,7 +105,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
         contract=game.contract,
         hand_game=game.hand_game,
         skat=skat,
-        discarded=game.discarded if is_decl else 0,
+        discarded=game.discarded if sees_discards(phase, is_decl, declarer >= 0) else 0,
         open_hand=game.hands[declarer] if sees_open_hand(ouvert, phase, declarer >= 0) else 0,
         played=tuple(game.played),
         trick=tuple(zip(_TRICK_SEATS[leader], trick, strict=False)) if trick else (),
@@ -118,4 +124,11 @@ def without_history(view: PlayerView) -> PlayerView:
     return replace(view, play_sequence=()) if view.play_sequence else view
 
 
-__all__ = ["PlayerView", "player_view", "sees_open_hand", "sees_skat", "without_history"]
+__all__ = [
+    "PlayerView",
+    "player_view",
+    "sees_discards",
+    "sees_open_hand",
+    "sees_skat",
+    "without_history",
+]
