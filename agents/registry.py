@@ -13,6 +13,8 @@ SPECS = (
     "human",
     "ppo:PATH (a MaskablePPO model.zip)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
+    "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
+    "bid_worlds=N, infer=0|1, comma-separated)",
 )
 
 
@@ -60,6 +62,13 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
         try:
             return RLlibAgent(arg)
         except (OSError, ValueError) as e:
+            raise _error(spec, str(e)) from None
+    if kind == "pimc":
+        from .pimc import PimcAgent, parse_options
+
+        try:
+            return PimcAgent(seed, parse_options(arg), name=spec)
+        except ValueError as e:
             raise _error(spec, str(e)) from None
     raise _error(spec, "unknown agent")
 

@@ -1,0 +1,321 @@
+"""``pimc``: a search player, perfect-information Monte Carlo over the double-dummy solver.
+
+Every decision samples worlds (deals of the unseen cards consistent with the seat's view,
+weighted by what the auction and declaration reveal: :mod:`skat_env.search.worlds`) and
+solves them with :mod:`skat_env.search.solver`. By phase:
+
+Card play
+    :func:`skat_env.search.pimc.choose_card`: each legal card in each world, valued by the
+    score it leads to (see that module); near-ties go to the heuristic's card.
+Bidding
+    For each contract its ten cards could support (suits with 4+ trumps, grand with 2+
+    jacks or 1 jack and 3 aces, null when two discards leave a nearly safe hand), ``bid``
+    worlds: take the skat, discard as the heuristic would for that contract, solve from the
+    first lead. The bid limit is the highest value whose expected Seeger-Fabian score
+    (value x win chance, the overbid rule applied per world) stays above ``BID_MARGIN``.
+Skat
+    A hand game when its expected score at the bid beats picking up (only contracts that win
+    in at least ``HAND_MIN_WINS`` of the pickup worlds are tried as hand games).
+Discard and declaration
+    The heuristic's two best discard pairs per candidate contract, each solved in the same
+    worlds; the (contract, pair) with the best expected score at the bid is played.
+
+Each phase's evaluation is a pure function of what it looks at (own cards, position, bid)
+and the agent's seed, so a seed and an observation give one move. Time per phase is bounded
+by the world counts (see ``benchmarks/bench_pimc.py`` for measured times).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+import numpy as np
+
+from skat_env.core.cards import cards_of
+from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
+from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP
+from skat_env.core.scoring import Contract
+from skat_env.core.tables import (
+    BID_VALUES,
+    EFFECTIVE_SUIT_MASK,
+    GAME_NAMES,
+    GRAND,
+    JACKS,
+    NULL,
+    TRUMP,
+)
+from skat_env.encoding.view import PlayerView
+from skat_env.search import pimc as search
+from skat_env.search.solver import Solver
+from skat_env.search.worlds import WorldSampler, hand_game_value
+
+from . import heuristic as h
+from .base import ViewAgent
+
+BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
+HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
+PAIRS_PER_GAME = 2  # discard pairs solved per candidate contract
+
+
+@dataclass(frozen=True)
+class PimcOptions:
+    """Search sizes: card-play worlds (and time cap), worlds for the contract decisions."""
+
+    worlds: int = 8
+    seconds: float = 0.4  # card play: expected seconds per decision (see SearchConfig.budget)
+    bid_worlds: int = 4
+    inference: bool = True
+    play_only: bool = False  # heuristic bidding, skat, discard and declaration
+
+    def card_config(self) -> search.SearchConfig:
+        return search.SearchConfig(
+            worlds=self.worlds, budget=self.seconds, inference=self.inference
+        )
+
+
+PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 2}}
+
+
+def parse_options(arg: str) -> PimcOptions:
+    """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
+    ``worlds=N``, ``seconds=S``, ``bid_worlds=N``, ``infer=0|1``."""
+    fields: dict[str, object] = {}
+    for item in filter(None, arg.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq and key in PRESETS:
+            fields.update(PRESETS[key])
+        elif not eq and key == "play_only":
+            fields["play_only"] = True
+        elif eq and key in ("worlds", "bid_worlds"):
+            fields[key] = _number(int, key, value, 1)
+        elif eq and key == "seconds":
+            fields[key] = _number(float, key, value, 1e-6)
+        elif eq and key == "infer" and value in ("0", "1"):
+            fields["inference"] = value == "1"
+        else:
+            raise ValueError(
+                f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1"
+            )
+    return PimcOptions(**fields)
+
+
+def _number(kind: type, key: str, value: str, least: float) -> int | float:
+    try:
+        x = kind(value)
+    except ValueError:
+        raise ValueError(f"pimc option {key} must be a number, got {value!r}") from None
+    if x < least:
+        raise ValueError(f"pimc option {key} must be >= {least:g}, got {value!r}")
+    return x
+
+
+def hand_value(ten: int, forehand: bool) -> int:
+    """Game value a ten-card hand supports (the heuristic's estimate): the inference's
+    model of the other bidders."""
+    return h.estimate(ten, forehand).value
+
+
+def _key_rng(seed: int, *key: object) -> np.random.Generator:
+    """A generator that depends only on the seed and ``key`` (not on call history)."""
+    return np.random.default_rng([seed & 0xFFFFFFFF, zlib.crc32(repr(key).encode())])
+
+
+def candidate_games(cards: int, forehand: bool) -> list[int]:
+    """Contracts worth solving for a hand (ten or twelve cards)."""
+    out = []
+    trumps = sorted(range(4), key=lambda g: -(cards & EFFECTIVE_SUIT_MASK[g][TRUMP]).bit_count())
+    for g in trumps[:2]:
+        if (cards & EFFECTIVE_SUIT_MASK[g][TRUMP]).bit_count() >= 4 + (cards.bit_count() > 10):
+            out.append(g)
+    jacks = (cards & JACKS).bit_count()
+    aces = sum(cards >> (8 * s) & 1 for s in range(4))
+    if jacks >= 2 and jacks + aces >= 4 or jacks >= 1 and aces >= 3:
+        out.append(GRAND)
+    ten = cards if cards.bit_count() == 10 else 0
+    if ten and h._null_after_discard(ten) <= 1 or not ten and _null_discard(cards)[1] <= 1:
+        out.append(NULL)
+    return out
+
+
+def _null_discard(twelve: int) -> tuple[int, int]:
+    """(pair, danger left) of the safest null discard."""
+    best = min(
+        (h.null_danger(twelve & ~((1 << a) | (1 << b))), (1 << a) | (1 << b))
+        for a, b in combinations(cards_of(twelve), 2)
+    )
+    return best[1], best[0]
+
+
+def best_pairs(game: int, twelve: int, bid: int, forehand: bool, n: int) -> list[int]:
+    """The heuristic's ``n`` best discard pairs for ``game`` (by its contract score)."""
+    pairs = [(1 << a) | (1 << b) for a, b in combinations(cards_of(twelve), 2)]
+    if game == NULL:
+        key = {p: -h.null_danger(twelve & ~p) for p in pairs}
+    else:
+        key = {p: h.contract_score(game, twelve & ~p, p, bid, forehand) for p in pairs}
+    return sorted(pairs, key=lambda p: (-key[p], p))[:n]
+
+
+class PimcAgent(ViewAgent):
+    """The PIMC player of the module docstring."""
+
+    def __init__(self, seed: int | None = None, options: PimcOptions | None = None, name: str = ""):
+        self.options = options or PimcOptions()
+        self.name = name or "pimc"
+        self.seed = 0 if seed is None else int(seed)
+        self.solver = Solver()
+        self._cache: dict[tuple, object] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = int(seed)
+        self._cache.clear()
+
+    # --- phases ---
+    def act_view(self, view: PlayerView) -> int:
+        phase = view.phase
+        if phase == PLAY:
+            return self.play_card(view)
+        if self.options.play_only:
+            return h.HeuristicAgent().act_view(view)
+        if phase == BIDDING:
+            return h.choose_bid(view, self.bid_limit(view))
+        if phase == SKAT:
+            return HAND if self.hand_plan(view) is not None else PICKUP
+        if phase == DISCARD:
+            _, pair = self.discard_plan(view)
+            todo = pair & view.hand & view.legal_mask
+            return (todo & -todo).bit_length() - 1 if todo else h._cheapest_discard(view)
+        if phase == DECLARE:
+            return self.declaration(view)
+        raise ValueError(f"pimc agent asked to act in phase {phase} (nothing to decide)")
+
+    def play_card(self, view: PlayerView) -> int:
+        rng = _key_rng(self.seed, "play", view)
+        return search.choose_card(
+            view,
+            rng,
+            self.options.card_config(),
+            self.solver,
+            hand_value if self.options.inference else None,
+            tie_break=h.choose_card,
+        )
+
+    # --- contract evaluation ---
+    def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:
+        """``bid_worlds`` uniform worlds of a pre-play view, from a key-derived generator."""
+        rng = _key_rng(self.seed, tag, *key)
+        sampler = WorldSampler(view)
+        return sampler.sample(rng, self.options.bid_worlds)
+
+    def _pickup_outcomes(self, view: PlayerView, game: int, worlds: list, bid: int) -> list:
+        """Solve ``game`` after pickup in each world: the heuristic's discard, first lead."""
+        me, forehand = view.seat, (view.dealer + 1) % 3
+        c = Contract(game)
+        deals = []
+        for w in worlds:
+            twelve = view.hand | w.skat
+            pair = best_pairs(game, twelve, bid, view.position == 0, 1)[0]
+            hands = list(w.hands)
+            hands[me] = twelve & ~pair
+            deals.append((tuple(hands), pair, 1.0))
+        return search.contract_outcomes(
+            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t)
+        )
+
+    def _hand_outcomes(self, view: PlayerView, game: int, worlds: list) -> list:
+        me, forehand = view.seat, (view.dealer + 1) % 3
+        c = Contract(game, hand=True)
+        deals = [(w.hands, w.skat, 1.0) for w in worlds]
+        return search.contract_outcomes(
+            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t)
+        )
+
+    def bid_limit(self, view: PlayerView) -> int:
+        """Highest bid whose best pickup contract keeps the expected score above the margin."""
+        key = ("bid", view.hand, view.position)
+        if key not in self._cache:
+            worlds = self._deals(view, *key[:1], key[1:])
+            limit = 0
+            for g in candidate_games(view.hand, view.position == 0):
+                outs = self._pickup_outcomes(view, g, worlds, 0)
+                for value in BID_VALUES:
+                    if search.expected_score(outs, Contract(g), value) <= BID_MARGIN:
+                        break
+                    limit = max(limit, value)
+            self._cache[key] = limit
+        return self._cache[key]
+
+    def hand_plan(self, view: PlayerView) -> Contract | None:
+        """The hand game to play, or None to pick up the skat."""
+        key = ("skat", view.hand, view.position, view.bid)
+        if key not in self._cache:
+            worlds = self._deals(view, *key[:1], key[1:])
+            best_pickup, best_hand, plan = -np.inf, -np.inf, None
+            for g in candidate_games(view.hand, view.position == 0):
+                outs = self._pickup_outcomes(view, g, worlds, view.bid)
+                best_pickup = max(best_pickup, search.expected_score(outs, Contract(g), view.bid))
+                if sum(o.won for o in outs) < HAND_MIN_WINS * len(outs):
+                    continue
+                hand_outs = self._hand_outcomes(view, g, worlds)
+                c = Contract(g, hand=True)
+                score = search.expected_score(hand_outs, c, view.bid)
+                if score > best_hand:
+                    best_hand, plan = score, c
+            self._cache[key] = plan if best_hand > best_pickup else None
+        return self._cache[key]
+
+    def discard_plan(self, view: PlayerView) -> tuple[int, int]:
+        """(game, discard pair) with the best expected score for the twelve cards."""
+        twelve = view.hand | view.discarded
+        forehand = view.position == 0
+        key = ("discard", twelve, view.position, view.bid)
+        if key not in self._cache:
+            worlds = self._deals(view, *key[:1], key[1:])  # same worlds before and after
+            # the first discard: they depend only on the unseen cards
+            best = (-np.inf, GRAND, 0)
+            games = candidate_games(twelve, forehand) or [
+                h.plan_pickup(twelve, view.bid, forehand)[0]
+            ]
+            for g in games:
+                c = Contract(g)
+                for pair in best_pairs(g, twelve, view.bid, forehand, PAIRS_PER_GAME):
+                    deals = []
+                    for w in worlds:
+                        hands = list(w.hands)
+                        hands[view.seat] = twelve & ~pair
+                        deals.append((tuple(hands), pair, 1.0))
+                    outs = search.contract_outcomes(
+                        c, view.seat, (view.dealer + 1) % 3, deals, self.solver,
+                        lambda t, c=c: hand_game_value(c, t),
+                    )  # fmt: skip
+                    score = search.expected_score(outs, c, view.bid)
+                    if score > best[0]:
+                        best = (score, g, pair)
+            self._cache[key] = best[1:]
+        return self._cache[key]
+
+    def declaration(self, view: PlayerView) -> int:
+        legal = view.legal_mask
+        if view.hand_game:
+            plan = self.hand_plan(_as_skat_phase(view))
+            name = GAME_NAMES[plan.game] if plan is not None else None
+        else:
+            game, pair = self.discard_plan(view)
+            name = GAME_NAMES[game] if pair == view.discarded else None
+        if name is not None and legal >> MOVE_INDEX[name] & 1:
+            return MOVE_INDEX[name]
+        return h.choose_declaration(view, legal, view.position == 0)
+
+
+def _as_skat_phase(view: PlayerView) -> PlayerView:
+    """A hand-game declarer's view as it was at the skat decision (same cards, same key)."""
+    return replace(view, phase=SKAT, hand_game=False)
+
+
+__all__ = [
+    "PRESETS", "PimcAgent", "PimcOptions", "candidate_games", "hand_value", "parse_options",
+]  # fmt: skip

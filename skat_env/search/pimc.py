@@ -1,0 +1,287 @@
+"""Perfect-information Monte Carlo (PIMC): decide from sampled worlds solved double dummy.
+
+For a card-play decision, :func:`card_values` draws worlds consistent with the player's view
+(:mod:`skat_env.search.worlds`), solves every legal card in each world with the double-dummy
+solver and averages a *utility* that tracks the real score: the declarer's Seeger-Fabian
+result minus the defenders' (``score + 50`` won, ``score - 50 - 80`` lost), computed by
+:func:`skat_env.core.scoring.score_game` from the world's twelve declarer cards (matadors),
+the bid (overbid rule) and the final card points. The declarer maximises the mean, the
+defenders minimise it.
+
+Early in the play exact card points cost too much (a trick-1 search visits millions of
+nodes), so the solver answers threshold questions instead: "does this card still reach 61?"
+(90 with schneider announced); when every card answers the same, the next threshold (90
+above, 31 below) separates them. The card points are then known to a band (<31, 31-60,
+61-89, 90+) and scored at a point inside it. With few tricks left the exact points are
+cheap and used (the band's utility plus a small tie-break per card point).
+
+:func:`contract_outcomes` solves a declarer's contract from the first lead in each world:
+the bidding, skat, discard and declaration decisions of ``agents/pimc.py`` use it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.cards import cards_of
+from ..core.scoring import Contract, score_game, seeger_fabian
+from ..core.tables import NULL, points_of
+from ..encoding.view import PlayerView
+from .solver import Position, Solver
+from .worlds import HandValue, Inference, World, WorldSampler, sample_worlds
+
+BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider made
+BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
+SECOND_PASS_TRICKS = 7  # ask a second threshold only with this many tricks left (cost)
+POINT_TIE_BREAK = 0.1  # utility per card point with exact values (tie-break within a band)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """How much a PIMC decision may search.
+
+    ``worlds``: most worlds per decision; ``budget``: expected seconds per decision: fewer
+    worlds where :data:`WORLD_COST` says a world costs more (none: the fallback card), a
+    count fixed by the position, so a seed gives the same moves;
+    ``seconds``: stop adding worlds after this much time (moves then depend on speed);
+    ``inference``: weight worlds by the auction and declaration; ``pool``: uniform draws
+    per kept world when inference is on; ``exact_tricks``: exact card points once at most
+    this many tricks remain.
+    """
+
+    worlds: int = 8
+    seconds: float | None = None
+    inference: bool = True
+    pool: int = 4
+    exact_tricks: int = 5
+    budget: float = 0.4  # expected seconds per decision, from WORLD_COST (deterministic)
+
+    def __post_init__(self) -> None:
+        if self.worlds < 1:
+            raise ValueError(f"worlds must be >= 1, got {self.worlds}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be > 0 or None, got {self.seconds}")
+        if self.budget < 0:
+            raise ValueError(f"budget must be >= 0 seconds, got {self.budget}")
+        if self.pool < 1:
+            raise ValueError(f"pool must be >= 1, got {self.pool}")
+
+
+# Mean seconds to solve one world (every legal card) by game family and trick (1..3; later
+# tricks cost less than a millisecond or a few), measured on the true deals of 40 heuristic
+# games (one core; /tmp-free: benchmarks/bench_pimc.py --costs re-measures them).
+WORLD_COST = {
+    "suit": (1.5, 0.08, 0.02),
+    "grand": (2.8, 0.4, 0.08),
+    "null": (0.02, 0.005, 0.002),
+}
+LATE_COST = 0.005
+
+
+def worlds_for(view: PlayerView, config: SearchConfig) -> int:
+    """Worlds to solve for a card decision: as many as the budget pays for, at most
+    ``config.worlds`` (0: the search cannot afford a single world here)."""
+    game = view.contract.game
+    family = "null" if game == NULL else "grand" if game == 4 else "suit"
+    trick = sum(view.tricks)
+    cost = WORLD_COST[family][trick] if trick < 3 else LATE_COST
+    return min(config.worlds, int(config.budget / cost))
+
+
+def utility(contract: Contract, bid: int, twelve: int, points: int, tricks: int = -1) -> float:
+    """Declarer's Seeger-Fabian points minus the defenders' for a game that ends with the
+    declarer at ``points`` card points (incl. skat) and ``tricks`` tricks (-1: neither
+    none nor all); null: ``points`` 1 means the declarer took no trick."""
+    if contract.game == NULL:
+        dt = 0 if points else 1
+        out = score_game(contract, bid, twelve, 0, dt, 0, 1 - dt, False)
+    else:
+        t = tricks if tricks >= 0 else (10 if points == 120 else 0 if points == 0 else 5)
+        out = score_game(contract, bid, twelve, points, t, 120 - points, 10 - t, False)
+    decl, each = seeger_fabian(out.score, out.won)
+    return float(decl - 2 * each)
+
+
+def _band_utilities(contract: Contract, bid: int, twelve: int) -> tuple[float, ...]:
+    return tuple(utility(contract, bid, twelve, p) for p in BAND_POINTS)
+
+
+def position_of(view: PlayerView, world: World) -> Position:
+    """The solver position of ``world`` at the moment of ``view`` (play phase)."""
+    d = view.declarer
+    taken = sum(view.points)
+    tricks = sum(view.tricks)
+    game = view.contract.game
+    skat_points = points_of(world.skat) if game != NULL else 0
+    return Position(
+        game=game,
+        declarer=d,
+        hands=world.hands,
+        leader=view.trick_leader,
+        trick=tuple(c for _, c in view.trick),
+        declarer_points=view.points[d] + skat_points,
+        defender_points=taken - view.points[d],
+        declarer_tricks=view.tricks[d],
+        defender_tricks=tricks - view.tricks[d],
+    )
+
+
+def _world_values(view: PlayerView, world: World, solver: Solver, exact: bool) -> dict[int, float]:
+    """Utility of each legal card in one world."""
+    c, d = view.contract, view.declarer
+    twelve = world.hands[d] | view.played[d] | world.skat
+    pos = position_of(view, world)
+    if c.game == NULL:
+        return {k: utility(c, view.bid, twelve, v) for k, v in solver.best_moves(pos).items()}
+    if exact:
+        vals = solver.best_moves(pos)
+        return {k: utility(c, view.bid, twelve, p) + POINT_TIE_BREAK * p for k, p in vals.items()}
+    bands = _band_utilities(c, view.bid, twelve)
+    key = 2 if c.schneider else 1
+    first = solver.best_moves(pos, BANDS[key])
+    level = {k: key + r for k, r in first.items()}  # thresholds reached, as far as known
+    outcomes = set(first.values())
+    if len(outcomes) == 1 and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
+        nxt = key + 1 if 1 in outcomes else key - 1
+        if 0 <= nxt < len(BANDS):
+            second = solver.best_moves(pos, BANDS[nxt])
+            level = {k: nxt + r for k, r in second.items()}
+    return {k: bands[lv] for k, lv in level.items()}
+
+
+def card_values(
+    view: PlayerView,
+    rng: np.random.Generator,
+    config: SearchConfig,
+    solver: Solver,
+    hand_value: HandValue | None = None,
+) -> tuple[dict[int, float], int]:
+    """(mean utility of each legal card over the sampled worlds, worlds solved)."""
+    inference = Inference(view, hand_value) if config.inference else None
+    n = worlds_for(view, config) if config.seconds is None else config.worlds
+    if n < 1:
+        return {}, 0
+    worlds = sample_worlds(view, n, rng, inference, config.pool)
+    tricks_left = 10 - sum(view.tricks)
+    exact = tricks_left <= config.exact_tricks
+    start = time.perf_counter()
+    totals: dict[int, float] = {}
+    weight = 0.0
+    solved = 0
+    for world, w in worlds:
+        for k, v in _world_values(view, world, solver, exact).items():
+            totals[k] = totals.get(k, 0.0) + w * v
+        weight += w
+        solved += 1
+        if config.seconds is not None and time.perf_counter() - start > config.seconds:
+            break
+    return {k: v / weight for k, v in totals.items()}, solved
+
+
+def choose_card(
+    view: PlayerView,
+    rng: np.random.Generator,
+    config: SearchConfig,
+    solver: Solver,
+    hand_value: HandValue | None = None,
+    tie_break: Callable[[PlayerView], int] | None = None,
+) -> int:
+    """The card with the best mean utility for the player to move (declarer: highest,
+    defender: lowest); near-ties (within 1 utility point) go to ``tie_break``'s card, and
+    so does the whole decision when the budget affords no world."""
+    legal = cards_of(view.legal_mask & ((1 << 32) - 1))
+    if len(legal) == 1:
+        return legal[0]
+    values, _ = card_values(view, rng, config, solver, hand_value)
+    if not values:  # no world affordable: the fallback's card
+        return tie_break(view) if tie_break is not None else legal[0]
+    sign = 1.0 if view.is_declarer else -1.0
+    best = max(sign * values[c] for c in legal)
+    top = [c for c in legal if sign * values[c] >= best - 1.0]
+    if tie_break is not None and len(top) > 1:
+        pick = tie_break(view)
+        if pick in top:
+            return pick
+    return max(top, key=lambda c: (sign * values[c], -c))
+
+
+# ----------------------------------------------------------------------------------------
+# Contracts from the first lead
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A contract solved in one world: whether the declarer wins (reaches 61, 90 with
+    schneider announced; null: takes no trick) and the value of his twelve cards."""
+
+    won: bool
+    value: int
+    weight: float
+
+
+def contract_outcomes(
+    contract: Contract,
+    declarer: int,
+    forehand: int,
+    deals: Sequence[tuple[tuple[int, int, int], int, float]],
+    solver: Solver,
+    value_of: Callable[[int], int],
+    seconds: float | None = None,
+) -> list[Outcome]:
+    """Solve ``contract`` from the first lead in each deal ``(hands, skat, weight)``:
+    ``hands`` the ten cards each seat plays with, ``skat`` what counts for the declarer;
+    ``value_of(twelve)`` is the contract's value over the declarer's twelve cards."""
+    out = []
+    start = time.perf_counter()
+    target = BANDS[2] if contract.schneider else BANDS[1]
+    for hands, skat, weight in deals:
+        pos = Position(
+            game=contract.game,
+            declarer=declarer,
+            hands=hands,
+            leader=forehand,
+            declarer_points=points_of(skat) if contract.game != NULL else 0,
+        )
+        won = solver.null_safe(pos) if contract.game == NULL else solver.reaches(pos, target)
+        out.append(Outcome(bool(won), value_of(hands[declarer] | skat), weight))
+        if seconds is not None and time.perf_counter() - start > seconds:
+            break
+    return out
+
+
+def expected_score(outcomes: Sequence[Outcome], contract: Contract, bid: int) -> float:
+    """Mean declarer list score plus Seeger-Fabian bonus/penalty (``+value+50`` won,
+    ``-2 value - 50`` lost; a value below ``bid`` is lost at the overbid rule's value)."""
+    from ..core.tables import BASE_VALUES
+
+    total = weight = 0.0
+    for o in outcomes:
+        if o.value < bid:
+            base = o.value if contract.game == NULL else BASE_VALUES[contract.game]
+            lost = -(-bid // base) * base
+            sf = -2 * lost - 50
+        else:
+            sf = o.value + 50 if o.won else -2 * o.value - 50
+        total += o.weight * sf
+        weight += o.weight
+    return total / weight if weight else 0.0
+
+
+__all__ = [
+    "BANDS",
+    "Outcome",
+    "SearchConfig",
+    "WorldSampler",
+    "card_values",
+    "choose_card",
+    "contract_outcomes",
+    "expected_score",
+    "position_of",
+    "utility",
+    "worlds_for",
+]
