@@ -341,3 +341,47 @@ def test_cli_bad_record_file(capsys, tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--records", str(bad)])
     assert "bad.jsonl, line 2" in capsys.readouterr().err
+
+
+def test_python_m_skat_env_web_serves_the_page(tmp_path: Path) -> None:
+    """The real command: prints the URL, serves the page and the preloaded records."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    records = tmp_path / "games.jsonl"
+    records.write_text(seeded_records(2))
+    cmd = [sys.executable, "-m", "skat_env.web", "--port", str(port), "--records", str(records)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+                time.sleep(0.1)
+        assert b"<title>Skat</title>" in page
+        config = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/config"))
+        assert len(config["records"]) == 2 and config["opponents"] == ["heuristic", "heuristic"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_cli_without_the_web_extra(monkeypatch, capsys) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # import fastapi -> ImportError
+    monkeypatch.delitem(sys.modules, "skat_env.web.app")
+    with pytest.raises(SystemExit) as exc:
+        main([])
+    assert "pip install 'skat-env[web]'" in str(exc.value.code)
