@@ -175,8 +175,11 @@ def test_watch_a_record_step_by_step(server, page, tmp_path: Path) -> None:
 
 def test_german_suits(server, page) -> None:
     url, _ = server
-    page.goto(f"{url}/?delay=0&seed=2")
-    page.wait_for_selector("#seat-bottom .card")
+    page.goto(f"{url}/?delay=40&seed=2")  # agents' moves played back at a pace
+    page.wait_for_selector("#actions button")
+    moves = page.locator("#log li").count()
+    page.locator("#actions button").last.click()  # pass
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {moves}")
     page.select_option("#deck", "german")
     titles = page.locator("#seat-bottom .card").evaluate_all("cs => cs.map(c => c.title)")
     german = ("Eichel", "Grün", "Herz", "Schellen")

@@ -144,6 +144,7 @@ class SkatServer:
         for k, spec in enumerate(opponents, 1):
             s = (seat + k) % 3
             agents[s] = _make(spec, int(rng.integers(2**31)))
+            agents[s].reset(int(rng.integers(2**31)))  # the agent interface: once per game
             names[s] = spec if opponents[0] != opponents[1] else f"{spec} ({'AB'[k - 1]})"
             players[s] = k
         table = Table(secrets.token_hex(8), game, seat, names, players, agents)

@@ -238,9 +238,12 @@ function renderLog(state, upto) {
   state.log.forEach((ev, i) => {
     const li = el("li");
     li.innerHTML = richText(`${seatName(state, ev.seat)}: ${ev.text}`);
-    if (ev.kind === "card" && ++cardsPlayed % 3 === 0) li.classList.add("trick-end");
     if (upto !== undefined && i === upto - 1) li.style.fontWeight = "700";
     log.appendChild(li);
+    if (ev.kind === "card" && ++cardsPlayed % 3 === 0) {
+      const done = state.tricks_done[cardsPlayed / 3 - 1];
+      if (done) log.appendChild(el("div", "trick-end", `→ ${seatName(state, done.winner)} takes trick ${cardsPlayed / 3}`));
+    }
   });
   log.scrollTop = log.scrollHeight;
 }
