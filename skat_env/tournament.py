@@ -13,6 +13,7 @@ command line over this module.
 
 from __future__ import annotations
 
+import copy
 import io
 import itertools
 import sys
@@ -119,9 +120,7 @@ def play_game(game: Game, by_seat: Sequence[Agent], names: Sequence[str] = ()) -
         except IllegalMoveError as e:
             who = names[seat] if names else agent.name
             raise IllegalMoveError(f"agent {who!r} made an illegal move: {e}") from None
-    for seat, agent in enumerate(by_seat):
-        if type(agent).game_over is not Agent.game_over:
-            agent.game_over(LazyObservation(game, seat))
+    _game_over(game, by_seat)
     return game
 
 
@@ -155,9 +154,15 @@ def play_deals(
     duplicate: bool,
     report: Callable[[Game, list[str]], None] | None = None,
 ) -> list[dict]:
-    """Play deals ``indices`` under every seating; one record per game (worker entry)."""
+    """Play deals ``indices`` under every seating; one record per game (worker entry).
+
+    When an agent can decide for many games at once (``act_batch``, e.g. ``ppo:``), all the
+    games are played in lockstep and its decisions batched (:func:`play_games_batched`); the
+    moves, and so the records, are the same as one game after the other."""
     agents = [make_agent(s) for s in specs]
     arrangements = seatings(labels, duplicate)
+    if report is None and any(batched(a) for a in agents):
+        return play_games_batched(agents, labels, arrangements, indices, seed)
     records = []
     for i in indices:
         deal, dealer = deal_for(seed, i)
@@ -171,6 +176,71 @@ def play_deals(
                 report(game, names)
             records.append(_record(i, k, seating, game))
     return records
+
+
+def batched(agent: Agent) -> bool:
+    """Whether an agent decides for many games in one call: ``act_batch(obs[B, N],
+    masks[B, 121]) -> moves[B]``, with moves that depend only on each row (no state, no
+    randomness), so batching cannot change a game."""
+    return callable(getattr(agent, "act_batch", None))
+
+
+def play_games_batched(
+    agents: Sequence[Agent],
+    labels: Sequence[str],
+    arrangements: Sequence[tuple[int, int, int]],
+    indices: Sequence[int],
+    seed: int,
+) -> list[dict]:
+    """The games of ``indices`` x ``arrangements`` in lockstep: each round, every batched
+    agent decides for all games waiting on it in one call; other agents get a copy per game
+    and seat, reseeded as in sequential play, so their moves do not depend on the batching."""
+    games, tables, keys = [], [], []
+    for i in indices:
+        deal, dealer = deal_for(seed, i)
+        for k, seating in enumerate(arrangements):
+            by_seat = [agents[a] if batched(agents[a]) else copy.deepcopy(agents[a])
+                       for a in seating]  # fmt: skip
+            for seat, agent in enumerate(by_seat):
+                agent.reset(_agent_seed(seed, i, k, seat))
+            games.append(Game(deal, dealer))
+            tables.append(by_seat)
+            keys.append((i, k, seating))
+    active = list(range(len(games)))
+    while active:
+        waiting: dict[int, list[int]] = {}
+        for g in active:
+            agent = tables[g][games[g].to_act]
+            if batched(agent):
+                waiting.setdefault(id(agent), []).append(g)
+            else:
+                _apply(games[g], decide(agent, games[g], games[g].to_act), agent, labels, keys[g])
+        for group in waiting.values():
+            views = [player_view(games[g], games[g].to_act) for g in group]
+            obs = np.stack([encode(v) for v in views])
+            masks = np.stack([action_mask(v.legal_mask) for v in views])
+            agent = tables[group[0]][games[group[0]].to_act]
+            for g, move in zip(group, agent.act_batch(obs, masks), strict=True):
+                _apply(games[g], int(move), agent, labels, keys[g])
+        active = [g for g in active if not games[g].is_over]
+    for game, by_seat in zip(games, tables, strict=True):
+        _game_over(game, by_seat)
+    return [_record(i, k, seating, game) for (i, k, seating), game in zip(keys, games, strict=True)]
+
+
+def _apply(game: Game, move: int, agent: Agent, labels: Sequence[str], key: tuple) -> None:
+    try:
+        game.step(move)
+    except IllegalMoveError as e:
+        seat = game.to_act
+        who = labels[key[2][seat]] if labels else agent.name
+        raise IllegalMoveError(f"agent {who!r} made an illegal move: {e}") from None
+
+
+def _game_over(game: Game, by_seat: Sequence[Agent]) -> None:
+    for seat, agent in enumerate(by_seat):
+        if type(agent).game_over is not Agent.game_over:
+            agent.game_over(LazyObservation(game, seat))
 
 
 # ----------------------------------------------------------------------------------------

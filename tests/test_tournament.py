@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents import RandomAgent
+from agents import Agent, RandomAgent
 from skat_env import tournament as ev
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,3 +177,33 @@ def test_format_table__one_game_shows_no_interval_and_no_rate():
     table = ev.format_table(res)
     assert "1 deal x 1 seating = 1 game," in table and "- (1 deal)" in table
     assert "[0.0, 0.0]" not in table and "games/s" not in table
+
+
+class _ObsHash(Agent):
+    """Deterministic, and its move depends on the whole observation: a batched game that
+    encoded a wrong observation would play differently."""
+
+    name = "obs-hash"
+
+    def act(self, observation):
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[int(np.asarray(observation["observation"]).sum() * 997) % len(legal)])
+
+
+class _BatchedObsHash(_ObsHash):
+    def __init__(self):
+        self.calls = []
+
+    def act_batch(self, obs, masks):
+        self.calls.append(len(obs))
+        rows = zip(obs, masks, strict=True)
+        return np.array([self.act({"observation": o, "action_mask": m}) for o, m in rows])
+
+
+def test_play_deals__batched_agents_play_the_same_games_as_one_by_one():
+    labels = ["hash", "random", "heuristic"]
+    batched_agent = _BatchedObsHash()
+    one_by_one = ev.play_deals([_ObsHash(), "random", "heuristic"], labels, range(6), 3, True)
+    together = ev.play_deals([batched_agent, "random", "heuristic"], labels, range(6), 3, True)
+    assert together == one_by_one
+    assert max(batched_agent.calls) > 1  # decisions of several games went in one call
