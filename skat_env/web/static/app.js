@@ -180,7 +180,10 @@ function bottomHand(state, info, opts) {
       if (legal.moves.includes(c)) {
         card.classList.add("playable");
         if (play.selected.has(c)) card.classList.add("selected");
+        card.tabIndex = 0;
+        card.setAttribute("role", "button");
         card.addEventListener("click", () => onCardClick(c));
+        card.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && onCardClick(c));
       } else {
         card.classList.add("unplayable");
       }
@@ -465,9 +468,20 @@ async function send(move) {
     return true;
   } catch (e) {
     play.busy = false;
+    if (e.status === 409 && play.id) await reload(); // another tab moved: show the game as it is
     status(e.message, true);
-    if (e.status === 404 || e.status === 410) play.id = null;
     return false;
+  }
+}
+
+async function reload() {
+  try {
+    const resp = await api("GET", `/api/games/${play.id}`);
+    play.state = resp.state;
+    play.selected.clear();
+    renderPlay();
+  } catch (e) {
+    status(e.message, true);
   }
 }
 
