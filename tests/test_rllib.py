@@ -64,7 +64,8 @@ def test_env_counts_illegal_action_and_ends_game():
     illegal = int(np.flatnonzero(o["action_mask"] == 0)[0])
     _, rew, term, _, _ = env.step({agent: illegal})
     assert env.illegal_actions == 1 and R.ILLEGAL_ACTIONS == before + 1
-    assert term["__all__"] and rew[agent] == -0.5  # skat_v0's -1, scaled
+    worst = env.env.unwrapped.illegal_reward  # skat_v0's default: the worst game outcome
+    assert term["__all__"] and worst < 0 and rew[agent] == pytest.approx(0.5 * worst)
 
 
 def test_env_plays_full_games_with_scaled_zero_sum_rewards():

@@ -40,8 +40,8 @@ SHARED = "shared"
 POLICY_MAPPINGS = ("shared", "per_seat")
 DEFAULT_HIDDENS = (256, 256)
 ILLEGAL_METRIC = "illegal_actions"
-# Options of skat_v0.env() that SkatRLlibEnv passes on; "reward_scale" is its own.
-ENV_OPTIONS = ("reward_mode", "observation_mode")
+# Options of skat_v0.env() that SkatRLlibEnv passes on (illegal moves always "terminate").
+ENV_OPTIONS = ("reward_mode", "observation_mode", "reward_scale", "illegal_reward")
 
 #: Illegal actions sampled by every SkatRLlibEnv of this process (each env runner is a process).
 ILLEGAL_ACTIONS = 0
@@ -50,19 +50,18 @@ ILLEGAL_ACTIONS = 0
 class SkatRLlibEnv(PettingZooEnv):
     """``skat_v0.env()`` as an RLlib ``MultiAgentEnv`` with RLlib's action-mask observation keys.
 
-    ``config`` (RLlib's ``env_config``): ``reward_mode``, ``observation_mode`` (as for
-    ``skat_v0.env``) and ``reward_scale`` (multiplies every reward; PPO's value function learns
-    better on roughly unit-sized returns than on list scores of several hundred).
+    ``config`` (RLlib's ``env_config``): ``reward_mode``, ``observation_mode``,
+    ``reward_scale`` (multiplies every reward; PPO's value function learns better on roughly
+    unit-sized returns than on list scores of several hundred) and ``illegal_reward``, as for
+    ``skat_v0.env``.
     """
 
     def __init__(self, config: dict | None = None):
         config = dict(config or {})
-        self.reward_scale = float(config.pop("reward_scale", 1.0))
         unknown = set(config) - set(ENV_OPTIONS)
         if unknown:
             raise ValueError(
-                f"unknown env_config key(s) {sorted(unknown)}; known: "
-                f"{', '.join((*ENV_OPTIONS, 'reward_scale'))}"
+                f"unknown env_config key(s) {sorted(unknown)}; known: {', '.join(ENV_OPTIONS)}"
             )
         super().__init__(skat_v0.env(**config))
         space = self.env.observation_space(AGENTS[0])
@@ -90,8 +89,6 @@ class SkatRLlibEnv(PettingZooEnv):
         if mask is None or not 0 <= int(action) < mask.size or not mask[int(action)]:
             self._count_illegal()
         obs, rew, terminated, truncated, info = super().step(action_dict)
-        if self.reward_scale != 1.0:
-            rew = {a: r * self.reward_scale for a, r in rew.items()}
         return self._convert(obs), rew, terminated, truncated, info
 
     def _count_illegal(self) -> None:
