@@ -385,3 +385,18 @@ def test_cli_without_the_web_extra(monkeypatch, capsys) -> None:
     with pytest.raises(SystemExit) as exc:
         main([])
     assert "pip install 'skat-env[web]'" in str(exc.value.code)
+
+
+def test_concurrent_moves_on_one_game_apply_once(client: TestClient) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    answer = human_turn(client)
+    gid, state = answer["game_id"], answer["state"]
+    body = {"move": "pass", "moves_played": state["moves_played"]}
+    url = f"/api/games/{gid}/moves"
+    with ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(lambda _: client.post(url, json=body), range(6)))
+    assert sorted(r.status_code for r in codes) == [200] + [409] * 5
+    after = client.get(f"/api/games/{gid}").json()["state"]
+    mine = [ev for ev in after["log"] if ev["seat"] == answer["seat"]]
+    assert len(mine) == 1 + sum(ev["seat"] == answer["seat"] for ev in state["log"])

@@ -127,7 +127,7 @@ function toast(msg) {
 
 // --- state ----------------------------------------------------------------------------
 let mode = "play";
-const play = { id: null, seat: 0, players: [0, 1, 2], state: null, busy: false, selected: new Set(), overlay: null };
+const play = { id: null, seat: 0, players: [0, 1, 2], state: null, busy: false, selected: new Set() };
 const watch = { rid: null, step: 0, steps: 0, data: null, hideEnd: false };
 
 // --- drawing the table ------------------------------------------------------------------
