@@ -120,7 +120,21 @@ def hand_value(ten: int, forehand: bool) -> int:
 
 def _key_rng(seed: int, *key: object) -> np.random.Generator:
     """A generator that depends only on the seed and ``key`` (not on call history)."""
-    return np.random.default_rng([seed & 0xFFFFFFFF, zlib.crc32(repr(key).encode())])
+    plain = tuple(k if isinstance(k, str) else int(k) for k in key)
+    return np.random.default_rng([seed & 0xFFFFFFFF, zlib.crc32(repr(plain).encode())])
+
+
+def view_key(view: PlayerView) -> tuple[int, ...]:
+    """Every fact of a view as plain ints (the decoded observation and the engine's view
+    give the same key, whatever integer types they hold)."""
+    c = view.contract
+    contract = (-1,) if c is None else (c.game, c.hand, c.schneider, c.schwarz, c.ouvert)
+    flat = [view.seat, view.position, view.dealer, view.phase, view.to_act, view.hand]
+    flat += [view.bid, *view.bids, view.passed, view.declarer, *contract, view.hand_game]
+    flat += [view.skat, view.discarded, view.open_hand, *view.played, view.trick_leader]
+    flat += [x for pair in view.trick for x in pair]
+    flat += [*view.voids, *view.points, *view.tricks, view.legal_mask]
+    return tuple(int(x) for x in flat)
 
 
 def candidate_games(cards: int, forehand: bool) -> list[int]:
@@ -194,7 +208,7 @@ class PimcAgent(ViewAgent):
         raise ValueError(f"pimc agent asked to act in phase {phase} (nothing to decide)")
 
     def play_card(self, view: PlayerView) -> int:
-        rng = _key_rng(self.seed, "play", view)
+        rng = _key_rng(self.seed, "play", *view_key(view))
         return search.choose_card(
             view,
             rng,
@@ -318,4 +332,5 @@ def _as_skat_phase(view: PlayerView) -> PlayerView:
 
 __all__ = [
     "PRESETS", "PimcAgent", "PimcOptions", "candidate_games", "hand_value", "parse_options",
+    "view_key",
 ]  # fmt: skip

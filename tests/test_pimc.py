@@ -1,0 +1,196 @@
+"""The PIMC agent: legal in every phase, deterministic for a seed, blind to hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.base import view_of
+from agents.pimc import PimcAgent, PimcOptions, parse_options, view_key
+from agents.registry import AgentSpecError, make_agent
+from skat_env.core.cards import FULL_DECK
+from skat_env.core.game import PLAY, Game
+from skat_env.core.scoring import Contract
+from skat_env.core.tables import NULL
+from skat_env.encoding.observation import observe
+from skat_env.encoding.view import player_view
+from skat_env.search.pimc import SearchConfig, utility
+
+SMALL = PimcOptions(worlds=2, seconds=0.05, bid_worlds=1)
+
+
+def _play(game: Game, agents: list, moves: list[int] | None = None) -> list[int]:
+    """Play to the end from observation dicts as the env builds them; the moves made."""
+    made = []
+    while not game.is_over:
+        seat = game.to_act
+        obs = observe(game, seat)
+        move = agents[seat].act(obs)
+        assert obs["action_mask"][move] == 1, f"illegal move {move} in phase {game.phase}"
+        game.step(move)
+        made.append(move)
+    return made
+
+
+def test_legal_in_every_phase() -> None:
+    """Random deals to the end, pimc in every seat: every move is legal; phases reached."""
+    agent = PimcAgent(0, SMALL)
+    phases = set()
+    for i in range(4):
+        game = Game.random(1000 + i, dealer=i % 3)
+        agent.reset(i)
+        while not game.is_over:
+            phases.add(game.phase)
+            obs = observe(game, game.to_act)
+            move = agent.act(obs)
+            assert obs["action_mask"][move] == 1
+            game.step(move)
+    assert PLAY in phases
+
+
+def test_card_play_from_random_contracts() -> None:
+    """Random auctions and declarations (any contract, null included), pimc plays cards."""
+    rng = random.Random(5)
+    agent = PimcAgent(1, SMALL)
+    for i in range(6):
+        game = Game.random(2000 + i, dealer=i % 3)
+        while not game.is_over and game.phase != PLAY:
+            game.step(rng.choice(game.legal_actions()))
+        _play(game, [agent] * 3)
+        assert game.result is not None
+
+
+def test_deterministic_for_a_seed() -> None:
+    deal = Game.random(77).deal
+    a = _play(Game(deal, 1), [PimcAgent(3, SMALL)] * 3)
+    b = _play(Game(deal, 1), [PimcAgent(3, SMALL)] * 3)
+    assert a == b
+
+
+def test_move_depends_on_the_observation_only() -> None:
+    """A fresh agent given a mid-game observation makes the move the agent that played the
+    whole game made (no hidden dependence on call history)."""
+    deal = Game.random(78).deal
+    game = Game(deal, 0)
+    agents = [PimcAgent(4, SMALL) for _ in range(3)]
+    checked = 0
+    while not game.is_over:
+        seat = game.to_act
+        obs = observe(game, seat)
+        move = agents[seat].act(obs)
+        if len(game.history) % 5 == 0:
+            assert PimcAgent(4, SMALL).act(obs) == move
+            checked += 1
+        game.step(move)
+    assert checked >= 4
+
+
+def _swap_hidden(game: Game, seat: int) -> Game | None:
+    """The same move history on a deal where two cards ``seat`` cannot see trade places
+    between the other hands (or the skat): None if no such swap replays legally."""
+    view = player_view(game, seat)
+    played = sum(view.played)
+    seen = view.hand | played | view.skat | view.discarded | view.open_hand
+    mine = (seat - game.dealer - 1) % 3  # my block of the deal (skat: block 3)
+    deal = list(game.deal)
+    for i in range(32):
+        for j in range(i + 1, 32):
+            a, b = deal[i], deal[j]
+            blocks = {min(i // 10, 3), min(j // 10, 3)}
+            if seen >> a & 1 or seen >> b & 1 or len(blocks) == 1 or mine in blocks:
+                continue
+            swapped = list(deal)
+            swapped[i], swapped[j] = b, a
+            other = Game(swapped, game.dealer)
+            try:
+                for _, m in game.history:
+                    other.step(m)
+            except ValueError:
+                continue
+            same = observe(other, seat)["observation"] == observe(game, seat)["observation"]
+            if same.all():
+                return other
+    return None
+
+
+def test_hidden_cards_do_not_change_the_move() -> None:
+    rng = random.Random(9)
+    agent = PimcAgent(5, SMALL)
+    checked = 0
+    for i in range(12):
+        game = Game.random(3000 + i, dealer=i % 3)
+        steps = rng.randrange(4, 30)
+        for _ in range(steps):
+            if game.is_over:
+                break
+            game.step(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        seat = game.to_act
+        other = _swap_hidden(game, seat)
+        if other is None:
+            continue
+        assert other.hands != game.hands or other.skat != game.skat
+        assert agent.act(observe(game, seat)) == agent.act(observe(other, seat))
+        checked += 1
+    assert checked >= 3
+
+
+def test_view_key_same_from_engine_and_observation() -> None:
+    game = Game.random(4)
+    rng = random.Random(4)
+    for _ in range(20):
+        game.step(rng.choice(game.legal_actions()))
+        if game.is_over:
+            break
+        seat = game.to_act
+        engine = player_view(game, seat)
+        decoded = view_of(observe(game, seat))
+        assert view_key(decoded) == view_key(engine)
+
+
+def test_spec_options() -> None:
+    assert parse_options("") == PimcOptions()
+    assert parse_options("fast").worlds < PimcOptions().worlds
+    opts = parse_options("fast,worlds=6,infer=0,play_only,seconds=0.2")
+    assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, False, True, 0.2)
+    agent = make_agent("pimc:worlds=3", seed=2)
+    assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
+    for bad in ("pimc:worlds=0", "pimc:seconds=x", "pimc:turbo", "pimc:infer=2"):
+        with pytest.raises(AgentSpecError, match="pimc"):
+            make_agent(bad)
+
+
+def test_search_config_rejects_bad_values() -> None:
+    for kw in ({"worlds": 0}, {"seconds": 0.0}, {"pool": 0}, {"budget": -1.0}):
+        with pytest.raises(ValueError):
+            SearchConfig(**kw)
+
+
+def test_utility_tracks_the_score() -> None:
+    """More card points never lower the declarer's utility; 61 and 90 are steps."""
+    c = Contract(0)
+    twelve = FULL_DECK & 0xFFF  # clubs and spades top cards: with matadors
+    values = [utility(c, 18, twelve, p) for p in range(121)]
+    assert all(b >= a for a, b in zip(values, values[1:], strict=False))
+    assert values[61] - values[60] > 100 and values[90] > values[89]
+    null = Contract(NULL)
+    assert utility(null, 23, 0, 1) > 0 > utility(null, 23, 0, 0)
+
+
+def test_tournament_smoke() -> None:
+    from skat_env.tournament import evaluate
+
+    res = evaluate(["pimc:fast,worlds=1,bid_worlds=1", "heuristic", "heuristic"], deals=2, seed=0)
+    assert res["agents"]["pimc:fast,worlds=1,bid_worlds=1"]["games"] == 6
+
+
+def test_rng_independent_of_numpy_global_state() -> None:
+    deal = Game.random(80).deal
+    np.random.seed(0)
+    a = _play(Game(deal, 2), [PimcAgent(6, SMALL)] * 3)
+    np.random.seed(1)
+    b = _play(Game(deal, 2), [PimcAgent(6, SMALL)] * 3)
+    assert a == b
