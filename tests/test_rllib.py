@@ -230,3 +230,13 @@ def test_train_rllib_usage_errors(capsys):
     err = capsys.readouterr().err
     assert err.count("skat-train-rllib: error:") == 3 and "Traceback" not in err
     assert "unknown agent" in err
+
+
+def test_ppo_config_runs_under_ray_tune(tmp_path, ray_local):
+    """ppo_config() is a plain PPOConfig: Tune sweeps take it as param_space (docs/rllib.md)."""
+    from ray import tune
+
+    run = tune.RunConfig(name="t", storage_path=str(tmp_path), stop={"training_iteration": 1},
+                         verbose=0)  # fmt: skip
+    [result] = tune.Tuner("PPO", param_space=R.ppo_config(seed=0, **TINY), run_config=run).fit()
+    assert result.error is None and R.illegal_count(result.metrics) == 0
