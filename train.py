@@ -192,29 +192,6 @@ def save_checkpoint(model: Any, run_dir: Path) -> Path:
     return path
 
 
-def make_env(args: Args, weights: dict[str, float], slots: Any) -> Any:
-    """The SB3 vector env: batched games (``--env vector``) or one game per env, with the
-    opponent pool and episode statistics (VecMonitor / Monitor)."""
-    from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
-
-    from skat_env.envs.single_agent import SkatSingleAgentEnv
-    from skat_env.envs.vector_env import sb3_vec_env
-    from skat_env.integrations import sb3
-
-    seat = None if args.seat < 0 else args.seat
-    common = dict(seat=seat, reward_mode=args.reward_mode, reward_scale=args.reward_scale)
-    if args.env == "vector":
-        pool, w = sb3.vector_pool(weights, slots, args.seed)
-        venv = VecMonitor(sb3_vec_env(args.n_envs, opponents=pool, weights=w, **common))
-    else:
-        pool = sb3.SingleGamePool(weights, slots, args.seed)
-        make = lambda: Monitor(SkatSingleAgentEnv(opponents=pool, **common))  # noqa: E731
-        venv = DummyVecEnv([make] * args.n_envs)
-    venv.seed(args.seed)
-    return venv
-
-
 def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
@@ -298,7 +275,17 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
 
     # --- env and model -------------------------------------------------------------------------
     slots = sb3.SelfPlaySlots(args.snapshot_pool)
-    venv = make_env(args, weights, slots)
+    seat = None if args.seat < 0 else args.seat
+    venv = sb3.make_vec_env(
+        args.env,
+        args.n_envs,
+        weights,
+        slots,
+        args.seed,
+        seat=seat,
+        reward_mode=args.reward_mode,
+        reward_scale=args.reward_scale,
+    )
     model = make_model(args, venv, run_dir)
     model.set_logger(sb3.make_logger(run_dir, args.tensorboard))
     start = model.num_timesteps
@@ -350,6 +337,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
                 ]
             )
             model.learn(target - start, callback=callbacks, reset_num_timesteps=False)
+            model.logger.record("time/total_timesteps", model.num_timesteps)
             model.logger.dump(model.num_timesteps)  # the last update's statistics
         else:
             sb3.write(f"{run_dir} is already at {start:,} steps (--timesteps {args.timesteps:,})")

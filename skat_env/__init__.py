@@ -28,3 +28,13 @@ def __getattr__(name: str):
 
         return importlib.import_module(".skat_v0", __name__)
     raise AttributeError(f"module 'skat_env' has no attribute {name!r}")
+
+
+def _register() -> None:
+    """``gymnasium.make("skat_env/Skat-v0")`` (and ``make_vec``) once skat_env is imported."""
+    from .envs.registration import register_envs
+
+    register_envs()
+
+
+_register()

@@ -22,8 +22,13 @@ from skat_env.integrations import sb3  # noqa: E402
 def saved_model(tmp_path_factory):
     """An untrained model (random weights: its greedy moves vary a lot) saved to a zip."""
     path = tmp_path_factory.mktemp("model") / "m.zip"
-    model = MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [64, 64]})  # fmt: skip
+    model = MaskablePPO(
+        "MlpPolicy",
+        SkatSingleAgentEnv(),
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [64, 64]},
+    )
     model.save(path)
     return path, model
 
@@ -92,8 +97,10 @@ def test_vector_pool_splits_self_over_the_slots_and_batches_agents(saved_model):
     state = vector.init(16, seed=3)
     heuristic = make_agent("heuristic")
     moves = pool["heuristic"](state.obs, state.legal_mask)
-    expected = [heuristic.act({"observation": o, "action_mask": m})
-                for o, m in zip(state.obs, state.legal_mask, strict=True)]  # fmt: skip
+    expected = [
+        heuristic.act({"observation": o, "action_mask": m})
+        for o, m in zip(state.obs, state.legal_mask, strict=True)
+    ]
     assert moves.tolist() == expected
     assert state.legal_mask[np.arange(16), pool["self2"](state.obs, state.legal_mask)].all()
 
@@ -117,22 +124,29 @@ def test_parse_opponents_normalises_sums_and_refuses_bad_specs():
     assert sb3.parse_opponents("random, self") == {"random": 0.5, "self": 0.5}
     assert sb3.parse_opponents("random:1,random:1,self:0") == {"random": 1.0}
     assert sb3.parse_opponents("heuristic:margin=-1:2") == {"heuristic:margin=-1": 1.0}
-    for text, match in [("bogus:1", "unknown agent"), ("random:-1", "non-negative"),
-                        ("random:0,self:0", "positive weight"), ("", "positive weight"),
-                        ("human:1", "person"), ("ppo:/no/such.zip", "no model file")]:  # fmt: skip
+    for text, match in [
+        ("bogus:1", "unknown agent"),
+        ("random:-1", "non-negative"),
+        ("random:0,self:0", "positive weight"),
+        ("", "positive weight"),
+        ("human:1", "person"),
+        ("ppo:/no/such.zip", "no model file"),
+    ]:
         with pytest.raises(ValueError, match=match):
             sb3.parse_opponents(text)
 
 
 # --- behaviour cloning -----------------------------------------------------------------------
 def test_heuristic_decisions_replay_as_the_heuristics_games_with_final_rewards():
-    data = sb3.heuristic_decisions(3, seed=5, reward_mode="seeger_fabian", reward_scale=0.01,
-                                   batch=1)  # fmt: skip
+    data = sb3.heuristic_decisions(
+        3, seed=5, reward_mode="seeger_fabian", reward_scale=0.01, batch=1
+    )
     n = len(data["move"])
     assert data["games"] == 3 and data["obs"].shape == (n, 450) and data["mask"].shape == (n, 121)
     assert data["mask"][np.arange(n), data["move"]].all()
-    again = sb3.heuristic_decisions(3, seed=5, reward_mode="seeger_fabian", reward_scale=0.01,
-                                    batch=1)  # fmt: skip
+    again = sb3.heuristic_decisions(
+        3, seed=5, reward_mode="seeger_fabian", reward_scale=0.01, batch=1
+    )
     assert all(np.array_equal(data[k], again[k]) for k in ("obs", "mask", "move", "return"))
     # the first game replayed by the core engine: same observations, the heuristic's moves,
     # and every decision's return is its seat's Seeger-Fabian points x 0.01
@@ -154,19 +168,51 @@ def test_heuristic_decisions_in_batches_keep_only_finished_games():
     data = sb3.heuristic_decisions(20, seed=0, reward_mode="zero_sum", reward_scale=1.0, batch=8)
     assert data["games"] == 20 and not np.isnan(data["return"]).any()
     assert 20 * 12 <= len(data["move"]) <= 20 * 60
-    stopped = sb3.heuristic_decisions(50, seed=0, reward_mode="zero_sum", reward_scale=1.0,
-                                      deadline=0.0)  # fmt: skip
+    stopped = sb3.heuristic_decisions(
+        50, seed=0, reward_mode="zero_sum", reward_scale=1.0, deadline=0.0
+    )
     assert stopped["games"] == 0 and len(stopped["move"]) == 0
 
 
 def test_behaviour_cloning_agrees_with_the_heuristic_above_chance():
     data = sb3.heuristic_decisions(20, seed=0, reward_mode="seeger_fabian", reward_scale=0.01)
     assert len(data["move"]) >= 400
-    model = MaskablePPO("MlpPolicy", SkatSingleAgentEnv(), seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [64, 64]})  # fmt: skip
+    model = MaskablePPO(
+        "MlpPolicy",
+        SkatSingleAgentEnv(),
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [64, 64]},
+    )
     before = sb3.behaviour_clone(model, data, epochs=0)
     after = sb3.behaviour_clone(model, data, epochs=15, learning_rate=3e-3, batch_size=64)
     assert before["chance"] == after["chance"] < 0.6
     assert after["accuracy"] > after["chance"] + 0.1
     assert after["accuracy"] > before["accuracy"] + 0.1
     assert after["pi_loss"] < before["pi_loss"] and after["value_loss"] < before["value_loss"]
+
+
+def test_bench_train_prints_both_paths_and_their_ratio(capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_train
+
+    argv = [
+        "--rollouts",
+        "1",
+        "--rollout-size",
+        "256",
+        "--net-arch",
+        "16",
+        "--batch-size",
+        "64",
+        "--n-epochs",
+        "1",
+    ]
+    assert bench_train.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "single (8 envs)" in out and "vector (256 games)" in out and "batched / single" in out
+    with pytest.raises(SystemExit):
+        bench_train.main(["--rollouts", "0"])

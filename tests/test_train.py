@@ -18,10 +18,36 @@ import train  # noqa: E402
 from skat_env import tournament  # noqa: E402
 from skat_env.integrations import sb3  # noqa: E402
 
-TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-        "--n-epochs", "2", "--net-arch", "32,32", "--eval-every", "128", "--eval-deals", "3",
-        "--final-eval-deals", "3", "--snapshot-every", "64", "--checkpoint-every", "128",
-        "--no-progress", "--bc-games", "0", "--max-minutes", "0", "--no-tensorboard"]  # fmt: skip
+TINY = [
+    "--timesteps",
+    "256",
+    "--n-envs",
+    "2",
+    "--n-steps",
+    "64",
+    "--batch-size",
+    "64",
+    "--n-epochs",
+    "2",
+    "--net-arch",
+    "32,32",
+    "--eval-every",
+    "128",
+    "--eval-deals",
+    "3",
+    "--final-eval-deals",
+    "3",
+    "--snapshot-every",
+    "64",
+    "--checkpoint-every",
+    "128",
+    "--no-progress",
+    "--bc-games",
+    "0",
+    "--max-minutes",
+    "0",
+    "--no-tensorboard",
+]
 
 
 @pytest.fixture
@@ -44,15 +70,29 @@ def params(path: Path) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("env", ["vector", "single"])
 def test_smoke_run_saves_reloads_and_evaluates(in_tmp, capsys, env):
-    argv = ["--name", "smoke", "--env", env, "--opponents", "random:1,heuristic:1,self:1",
-            "--tensorboard"]  # fmt: skip
+    argv = [
+        "--name",
+        "smoke",
+        "--env",
+        env,
+        "--opponents",
+        "random:1,heuristic:1,self:1",
+        "--tensorboard",
+    ]
     assert run(*argv) == 0
     out = capsys.readouterr().out
     assert "evaluation at 256 steps" in out and "2x heuristic" in out
     assert f"({env} env, rollouts of 128)" in out
     d = in_tmp / "runs" / "smoke"
-    for name in ("config.json", "progress.csv", "evals.csv", "evals.json", "learning_curve.png",
-                 "final_model.zip", "checkpoints/ppo_256_steps.zip"):  # fmt: skip
+    for name in (
+        "config.json",
+        "progress.csv",
+        "evals.csv",
+        "evals.json",
+        "learning_curve.png",
+        "final_model.zip",
+        "checkpoints/ppo_256_steps.zip",
+    ):
         assert (d / name).is_file(), name
     assert list((d / "tb").rglob("events.out.tfevents.*"))
     assert json.loads((d / "config.json").read_text())["timesteps"] == 256
@@ -113,16 +153,29 @@ def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys):
     assert run("--name", "cap", "--bc-games", "8000", "--bc-epochs", "1") == 0
     assert "behaviour cloning: 7 games (capped: --timesteps 256)" in capsys.readouterr().out
     assert json.loads((in_tmp / "runs/cap/bc.json").read_text())["games"] == 7
-    argv = ["--name", "budget", "--timesteps", "1000000", "--bc-games", "100000", "--bc-epochs",
-            "50", "--max-minutes", "0.05", "--eval-every", "0"]  # fmt: skip
+    argv = [
+        "--name",
+        "budget",
+        "--timesteps",
+        "1000000",
+        "--bc-games",
+        "100000",
+        "--bc-epochs",
+        "50",
+        "--max-minutes",
+        "0.05",
+        "--eval-every",
+        "0",
+    ]
     assert run(*argv) == 0
     stats = json.loads((in_tmp / "runs/budget/bc.json").read_text())
     assert 0 < stats["games"] < 100000 and stats["epochs"] < 50
     assert stats["seconds"] < 0.4 * 3 + 10  # 40% of the 3 s budget, plus one batch of slack
 
 
-def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(in_tmp, capsys,
-                                                                        monkeypatch):  # fmt: skip
+def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
+    in_tmp, capsys, monkeypatch
+):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
@@ -164,8 +217,13 @@ def test_existing_run_needs_resume_or_force(in_tmp, capsys):
 
 
 def test_cli_error_has_no_traceback():
-    proc = subprocess.run([sys.executable, str(ROOT / "train.py"), "--opponents", "nobody"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), "--opponents", "nobody"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert "unknown agent" in proc.stderr and "Traceback" not in proc.stderr
 

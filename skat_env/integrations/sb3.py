@@ -258,6 +258,38 @@ class SingleGamePool:
         return slots[rng.integers(len(slots))], slots[rng.integers(len(slots))]
 
 
+def make_vec_env(
+    kind: str,
+    n_envs: int,
+    weights: Mapping[str, float],
+    slots: SelfPlaySlots,
+    seed: int,
+    **env_kwargs: Any,
+) -> Any:
+    """The SB3 ``VecEnv`` a learner trains on, with episode statistics: ``kind="vector"``
+    runs ``n_envs`` games in one :class:`~skat_env.envs.vector_env.SkatVectorEnv` (batched
+    opponents); ``"single"`` one :class:`~skat_env.envs.single_agent.SkatSingleAgentEnv` per
+    env in a ``DummyVecEnv``. ``env_kwargs`` (``seat``, ``reward_mode``, ``reward_scale``)
+    go to the env."""
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from skat_env.envs.single_agent import SkatSingleAgentEnv
+    from skat_env.envs.vector_env import sb3_vec_env
+
+    if kind == "vector":
+        pool, w = vector_pool(weights, slots, seed)
+        venv = VecMonitor(sb3_vec_env(n_envs, opponents=pool, weights=w, **env_kwargs))
+    elif kind == "single":
+        sampler = SingleGamePool(weights, slots, seed)
+        make = lambda: Monitor(SkatSingleAgentEnv(opponents=sampler, **env_kwargs))  # noqa: E731
+        venv = DummyVecEnv([make] * n_envs)
+    else:
+        raise ValueError(f"the env kind is vector or single, got {kind!r}")
+    venv.seed(seed)
+    return venv
+
+
 # --- behaviour cloning -----------------------------------------------------------------------
 def heuristic_decisions(
     games: int,
@@ -708,6 +740,7 @@ __all__ = [
     "heuristic_decisions",
     "load_evals",
     "make_logger",
+    "make_vec_env",
     "plot_learning_curve",
     "save_atomic",
     "vector_pool",
