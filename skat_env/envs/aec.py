@@ -229,9 +229,18 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
-        if self.game is None:
-            raise RuntimeError(_NO_RESET)
-        return super().last(observe)
+        """AECEnv.last, in one frame; before reset() it says "call reset() first"."""
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise RuntimeError(_NO_RESET) from None
+        return (
+            self._tracker.observe(SEATS[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     # --- copies ---
     def clone(self) -> raw_env:
@@ -271,9 +280,13 @@ class raw_env(AECEnv):
     # --- observations ---
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         # The tracker holds encode(player_view(game, seat)), updated move by move.
-        if self.game is None:
-            raise RuntimeError(_NO_RESET)
-        return self._tracker.observe(_seat(agent))
+        try:
+            return self._tracker.observe(SEATS[agent])
+        except (KeyError, TypeError, AttributeError):
+            if self.game is None:
+                raise RuntimeError(_NO_RESET) from None
+            _seat(agent)  # raises for an unknown agent
+            raise
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` may know now (for agents and renderers that want names)."""
