@@ -60,9 +60,11 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for n in args.runners:
         r = bench(n, args.iterations, args.sample_steps, args.envs)
-        all_rates = ", ".join(f"{x:.0f}" for x in r["all"])
-        head = f"{n} env runner(s): sampling {r['sample']:.0f} steps/s; PPO training"
-        print(f"{head} {r['train']:.0f} steps/s (median; iterations: {all_rates})", flush=True)
+        head = f"{n} env runner(s): sampling {r['sample']:.0f} steps/s"
+        if r["all"]:
+            all_rates = ", ".join(f"{x:.0f}" for x in r["all"])
+            head += f"; PPO training {r['train']:.0f} steps/s (median; iterations: {all_rates})"
+        print(head, flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
