@@ -35,6 +35,8 @@ def test_state_space__is_a_box(make):
     check_state_space(make())
 
 
-def test_state_test__passes_on_wrapped_env():
-    # state_test samples unmasked actions: only env() turns illegal ones into termination.
-    check_state(skat_v0.env(), num_cycles=50)
+@pytest.mark.parametrize("make", [skat_v0.env, skat_v0.raw_env], ids=["env", "raw_env"])
+def test_state_test__passes(make):
+    # state_test samples unmasked actions: both envs end the game on an illegal one (the
+    # default illegal_action="terminate").
+    check_state(make(), num_cycles=50)

@@ -111,6 +111,16 @@ def test_single_agent_seat_option__is_a_seat(seat, error):
         SkatVectorEnv(2, seat=seat)
 
 
+@pytest.mark.parametrize("seed, error", [(1.5, TypeError), (True, TypeError), (-1, ValueError)])
+def test_seeds__are_none_or_non_negative_integers_everywhere(seed, error):
+    for env in (skat_v0.raw_env(), skat_v0.env(), SkatSingleAgentEnv(), SkatVectorEnv(2)):
+        with pytest.raises(error, match="seed"):
+            env.reset(seed=seed)
+    with pytest.raises(error, match="seed"):
+        vector.init(2, seed=seed)
+    skat_v0.raw_env().reset(seed=np.uint32(7))  # NumPy integers are seeds too
+
+
 @pytest.mark.parametrize("n, error", [(2.5, TypeError), (True, TypeError), (0, ValueError)])
 def test_counts__are_positive_integers(n, error):
     with pytest.raises(error):

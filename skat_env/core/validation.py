@@ -91,6 +91,13 @@ def check_action(action: Any, who: str = "") -> int:
     return move
 
 
+def check_seed(seed: Any) -> int | None:
+    """A shuffle seed: ``None`` or a non-negative integer (not bool), as a plain int."""
+    if seed is None or type(seed) is int and seed >= 0:
+        return seed
+    return check_count(seed, "seed", minimum=0)
+
+
 def check_count(value: Any, what: str, minimum: int = 1) -> int:
     """A count (number of games, envs) of at least ``minimum``, as a plain int."""
     n = as_int(value, what)
@@ -175,5 +182,6 @@ __all__ = [
     "check_options",
     "check_real",
     "check_seat",
+    "check_seed",
     "worst_reward",
 ]

@@ -18,7 +18,14 @@ from pettingzoo import AECEnv
 from ..core.game import DONE, Game, IllegalMoveError, Result, random_deal
 from ..core.moves import MOVE_NAMES, NUM_MOVES, move_id
 from ..core.rewards import REWARD_MODES, rewards_of
-from ..core.validation import check_action, check_choice, check_illegal, check_real, check_seat
+from ..core.validation import (
+    check_action,
+    check_choice,
+    check_illegal,
+    check_real,
+    check_seat,
+    check_seed,
+)
 from ..encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, STATE_SIZE, encode_state
 from ..encoding.tracker import ObservationTracker
 from ..encoding.view import PlayerView, player_view
@@ -134,7 +141,7 @@ class raw_env(AECEnv):
         ``None`` counts as not given. Everything is checked before anything changes: a refused
         reset keeps the old game and seed."""
         dealer, deal = self._check_options(options)
-        if seed is not None:
+        if check_seed(seed) is not None:
             rng = np.random.default_rng(seed)
         else:
             rng = self._rng or _generator_at(self._rng_state)

@@ -49,6 +49,7 @@ from ..core.validation import (
     check_illegal,
     check_options,
     check_seat,
+    check_seed,
 )
 from ..encoding.observation import OBS_SIZE, observe
 from .aec import check_reward_scale
@@ -124,6 +125,7 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         """New deal. ``options``: ``deal`` (32 cards), ``dealer``, ``seat`` fix those choices
         (``None``: not fixed). Everything is checked before anything changes (a refused reset
         keeps the old game and the seed)."""
+        seed = check_seed(seed)
         options = check_options(options, RESET_OPTIONS)
         seat = options.get("seat", self.fixed_seat)
         seat = None if seat is None else check_seat(seat, "option 'seat'")

@@ -43,7 +43,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import vector
 from ..core.moves import NUM_MOVES
-from ..core.validation import check_count, check_illegal, check_options, check_seat
+from ..core.validation import check_count, check_illegal, check_options, check_seat, check_seed
 from ..encoding.observation import OBS_SIZE
 from .aec import check_reward_scale
 from .policy import RandomPolicy
@@ -113,7 +113,7 @@ class SkatVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """New games in every slot (``options``: none are known; anything else is refused)."""
         check_options(options, ())
-        if seed is not None:
+        if check_seed(seed) is not None:
             self._rng = np.random.default_rng(seed)
         self.state = vector.init(
             self.num_envs, seed=int(self._rng.integers(2**63)), dealer=self.dealer,

@@ -69,7 +69,14 @@ from ..core.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, N
 from ..core.rewards import REWARD_MODES, side_rewards
 from ..core.scoring import SCHNEIDER_POINTS, Contract, outcome_kernel, seeger_fabian
 from ..core.tables import GRAND, NULL
-from ..core.validation import ILLEGAL_ACTIONS, check_choice, check_count, check_illegal, check_seat
+from ..core.validation import (
+    ILLEGAL_ACTIONS,
+    check_choice,
+    check_count,
+    check_illegal,
+    check_seat,
+    check_seed,
+)
 from ..encoding.batched import encode_batch
 from ..encoding.observation import OBS_SIZE
 from . import tables as T
@@ -258,6 +265,7 @@ def _new_state(n: int, seed, reward_mode: str, illegal_action: str, illegal_rewa
     """An empty state; every setting is checked first (nothing is built from bad input)."""
     check_choice("reward_mode", reward_mode, REWARD_MODES)
     illegal_action, illegal_reward = check_illegal(illegal_action, illegal_reward, reward_mode)
+    seed = check_seed(seed)
     games, seats, views = _blocks(n)
     return VecState(
         rng=np.random.default_rng(seed), reward_mode=reward_mode, illegal_action=illegal_action,
