@@ -1,7 +1,7 @@
-"""A stateful test of the AEC env: random mixes of legal moves, illegal and malformed actions,
-good and bad resets, copies and pickles. After every operation the env either did what was
-asked or refused with a clear error and changed nothing (observations, masks, state, rewards,
-flags, the shuffle generator)."""
+"""Stateful tests of the AEC env (and of the learner-seat env): random mixes of legal moves,
+illegal and malformed actions, good and bad resets, copies and pickles. After every operation
+the env either did what was asked or refused with a clear error and changed nothing
+(observations, masks, state, rewards, flags, the shuffle generator)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from skat_env import skat_v0
 from skat_env.core.game import DealError, IllegalMoveError, random_deal
-from skat_env.encoding.observation import encode
+from skat_env.encoding.observation import encode, observe
 from skat_env.encoding.view import player_view
+from skat_env.envs.single_agent import SkatSingleAgentEnv
 
 AGENTS = ("player_0", "player_1", "player_2")
 MALFORMED = [True, np.bool_(False), "18", 32.0, 32.5, None, [32], -1, 121, np.int64(500)]
@@ -186,3 +187,69 @@ class EnvMachine(RuleBasedStateMachine):
 
 TestEnvMachine = EnvMachine.TestCase
 TestEnvMachine.settings = settings(max_examples=25, stateful_step_count=40, deadline=None)
+
+
+def single_snapshot(env: SkatSingleAgentEnv) -> tuple:
+    rng = json.dumps(env.np_random.bit_generator.state, sort_keys=True)
+    if env.game is None:
+        return ("no game", rng)
+    obs = observe(env.game, env.seat)["observation"].tobytes()
+    return (env.seat, list(env.game.history), env._ended, env.action_masks().tobytes(), obs, rng)
+
+
+class SingleAgentMachine(RuleBasedStateMachine):
+    """The same contract for the learner-seat Gymnasium env."""
+
+    @initialize(mode=st.sampled_from(["terminate", "raise"]))
+    def make(self, mode):
+        self.env = SkatSingleAgentEnv(illegal_action=mode)
+        self.env.reset(seed=0)
+        self.mode = mode
+
+    def refused(self, errors, call) -> None:
+        before = single_snapshot(self.env)
+        with pytest.raises(errors) as info:
+            call()
+        assert str(info.value)
+        assert single_snapshot(self.env) == before
+
+    @rule(seed=st.none() | st.integers(0, 2**32 - 1), seat=st.none() | st.integers(0, 2))
+    def reset(self, seed, seat):
+        obs, info = self.env.reset(seed=seed, options={"seat": seat})
+        assert seat is None or info["seat"] == seat
+        assert self.env.game.to_act == info["seat"] and self.env.action_masks().any()
+
+    @rule(options=st.sampled_from([*BAD_OPTIONS[:-1], {"seat": 3}, {"seat": 0.0}, {"x": 1}]))
+    def bad_reset(self, options):
+        self.refused((DealError, TypeError, ValueError), lambda: self.env.reset(options=options))
+
+    @precondition(lambda self: not self.env._ended)
+    @rule(data=st.data(), legal=st.booleans())
+    def move(self, data, legal):
+        mask = self.env.action_masks()
+        action = data.draw(st.sampled_from(np.flatnonzero(mask == legal).tolist()))
+        if not legal and self.mode == "raise":
+            self.refused(IllegalMoveError, lambda: self.env.step(action))
+            return
+        _, reward, done, _, info = self.env.step(action)
+        assert np.isfinite(reward)
+        assert info.get("illegal_action", False) == (not legal)
+        assert done == (self.env._ended) and (done or reward == 0.0)
+
+    @precondition(lambda self: not self.env._ended)
+    @rule(action=st.sampled_from(MALFORMED))
+    def malformed(self, action):
+        self.refused((TypeError, IllegalMoveError), lambda: self.env.step(action))
+
+    @rule(route=st.sampled_from(sorted(COPIES)))
+    def copy_env(self, route):
+        before = single_snapshot(self.env)
+        clone = COPIES[route](self.env)
+        assert single_snapshot(clone) == before
+        clone.reset()
+        assert single_snapshot(self.env) == before
+        self.env = COPIES[route](self.env)
+
+
+TestSingleAgentMachine = SingleAgentMachine.TestCase
+TestSingleAgentMachine.settings = settings(max_examples=15, stateful_step_count=30, deadline=None)
