@@ -95,3 +95,44 @@ def test_iss__parses_pickup_contract_with_discards_and_newer_split_format():
     assert hand.moves == ["pass", "pass", "18", "hand", "null ouvert"]
     ouvert = parse_iss(f"(;GM[Skat]MV[w {deal} 1 p 2 p 0 18 0 GO.CJ.SJ ]R[] ;)")
     assert ouvert.moves[-2:] == ["hand", "grand ouvert"]
+
+
+# --- malformed records: replayed completely, or the error says what is wrong ---
+def _finished_record() -> dict:
+    return json.loads(dumps(play_random(Game.random(2), random.Random(2))))
+
+
+@pytest.mark.parametrize(
+    "mutate, match",
+    [
+        (lambda r: [r], "a record is a JSON object"),
+        (lambda r: {**r, "result": "won"}, "'result' must be an object"),
+        (lambda r: {**r, "result": None}, "'result' must be an object"),
+        (lambda r: {**r, "result": {}}, "incomplete result: missing"),
+        (lambda r: {**r, "result": {"score": r["result"]["score"]}}, "incomplete result"),
+        (lambda r: {**r, "result": {**r["result"], "extra": 1}}, r"unknown \['extra'\]"),
+        (lambda r: {k: v for k, v in r.items() if k != "result"}, "no 'result'"),
+        (lambda r: {k: v for k, v in r.items() if k != "moves"}, "lacks the field 'moves'"),
+        (lambda r: {**r, "moves": "18 pass"}, "'moves' must be a list"),
+        (lambda r: {**r, "dealer": 1.5}, "bad deal or dealer"),
+        (lambda r: {**r, "deal": r["deal"][:-3]}, "bad deal or dealer"),
+        (lambda r: {**r, "winner": 0}, r"unknown record field\(s\) \['winner'\]"),
+        (lambda r: {}, "lacks the field 'deal'"),
+    ],
+)
+def test_replay__a_record_replays_completely_or_says_what_is_wrong(mutate, match):
+    with pytest.raises(ReplayError, match=match):
+        replay(mutate(_finished_record()))
+    with pytest.raises(ReplayError, match=match):
+        replay(json.dumps(mutate(_finished_record())))
+
+
+@pytest.mark.parametrize("line", ['{"deal": "CA', "null", "[]", '"text"', "{}"])
+def test_read_records__names_the_file_and_the_line(tmp_path, line):
+    path = tmp_path / "games.jsonl"
+    good = json.dumps(_finished_record())
+    path.write_text(f"{good}\n\n{good}\n{line}\n")
+    games = read_records(path)
+    assert next(games).result is not None and next(games).result is not None
+    with pytest.raises(ReplayError, match=r"games.jsonl, line 4: "):
+        next(games)

@@ -4,7 +4,6 @@ allowed, and nothing changed by a refused call."""
 from __future__ import annotations
 
 import inspect
-import json
 import random
 
 import numpy as np
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 
 from skat_env import skat_v0, vector
 from skat_env.core.game import DealError, Game, IllegalMoveError, random_deal
-from skat_env.core.records import ReplayError, dumps, read_records, replay
 from skat_env.core.rewards import REWARD_MODES, rewards_of
 from skat_env.core.scoring import Contract, score_game
 from skat_env.core.tables import DIAMONDS_GAME
@@ -344,44 +342,3 @@ def test_reward_scale__scales_the_game_rewards_of_the_aec_env():
         rewards.append(dict(env.rewards))
     assert any(rewards[0].values())
     assert rewards[1] == pytest.approx({a: r * 0.01 for a, r in rewards[0].items()})
-
-
-# --- records ---
-def _finished_record() -> dict:
-    return json.loads(dumps(play_random(Game.random(2), random.Random(2))))
-
-
-@pytest.mark.parametrize(
-    "mutate, match",
-    [
-        (lambda r: [r], "a record is a JSON object"),
-        (lambda r: {**r, "result": "won"}, "'result' must be an object"),
-        (lambda r: {**r, "result": None}, "'result' must be an object"),
-        (lambda r: {**r, "result": {}}, "incomplete result: missing"),
-        (lambda r: {**r, "result": {"score": r["result"]["score"]}}, "incomplete result"),
-        (lambda r: {**r, "result": {**r["result"], "extra": 1}}, r"unknown \['extra'\]"),
-        (lambda r: {k: v for k, v in r.items() if k != "result"}, "no 'result'"),
-        (lambda r: {k: v for k, v in r.items() if k != "moves"}, "lacks the field 'moves'"),
-        (lambda r: {**r, "moves": "18 pass"}, "'moves' must be a list"),
-        (lambda r: {**r, "dealer": 1.5}, "bad deal or dealer"),
-        (lambda r: {**r, "deal": r["deal"][:-3]}, "bad deal or dealer"),
-        (lambda r: {**r, "winner": 0}, r"unknown record field\(s\) \['winner'\]"),
-        (lambda r: {}, "lacks the field 'deal'"),
-    ],
-)
-def test_replay__a_record_replays_completely_or_says_what_is_wrong(mutate, match):
-    with pytest.raises(ReplayError, match=match):
-        replay(mutate(_finished_record()))
-    with pytest.raises(ReplayError, match=match):
-        replay(json.dumps(mutate(_finished_record())))
-
-
-@pytest.mark.parametrize("line", ['{"deal": "CA', "null", "[]", '"text"', "{}"])
-def test_read_records__names_the_file_and_the_line(tmp_path, line):
-    path = tmp_path / "games.jsonl"
-    good = json.dumps(_finished_record())
-    path.write_text(f"{good}\n\n{good}\n{line}\n")
-    games = read_records(path)
-    assert next(games).result is not None and next(games).result is not None
-    with pytest.raises(ReplayError, match=r"games.jsonl, line 4: "):
-        next(games)
