@@ -55,9 +55,7 @@ def replay(record: dict | str) -> Game:
     Anything else raises :class:`ReplayError` saying what is wrong."""
     record = _record_object(record)
     try:
-        game = Game(record["deal"], record.get("dealer", 2))
-    except KeyError:
-        raise ReplayError("record lacks the field 'deal'") from None
+        game = Game(record["deal"], record["dealer"])
     except (TypeError, ValueError) as e:
         raise ReplayError(f"bad deal or dealer: {e}") from None
     for i, move in enumerate(_moves_of(record)):
@@ -84,12 +82,13 @@ def _record_object(record: object) -> dict:
     unknown = sorted(map(str, set(record) - set(RECORD_FIELDS)))
     if unknown:
         raise ReplayError(f"unknown record field(s) {unknown}; known: {', '.join(RECORD_FIELDS)}")
+    for name in ("deal", "dealer", "moves"):
+        if name not in record:
+            raise ReplayError(f"record lacks the field {name!r}")
     return record
 
 
 def _moves_of(record: dict) -> list:
-    if "moves" not in record:
-        raise ReplayError("record lacks the field 'moves'")
     moves = record["moves"]
     if not isinstance(moves, list):
         raise ReplayError(f"'moves' must be a list of move names, got {type(moves).__name__}")
