@@ -118,7 +118,6 @@ def _finished_record() -> dict:
         (lambda r: {**r, "deal": r["deal"][:-3]}, "bad deal or dealer"),
         (lambda r: {**r, "winner": 0}, r"unknown record field\(s\) \['winner'\]"),
         (lambda r: {}, "lacks the field 'deal'"),
-        (lambda r: {k: v for k, v in r.items() if k != "dealer"}, "lacks the field 'dealer'"),
     ],
 )
 def test_replay__a_record_replays_completely_or_says_what_is_wrong(mutate, match):

@@ -55,7 +55,7 @@ def replay(record: dict | str) -> Game:
     Anything else raises :class:`ReplayError` saying what is wrong."""
     record = _record_object(record)
     try:
-        game = Game(record["deal"], record["dealer"])
+        game = Game(record["deal"], record.get("dealer", 2))
     except (TypeError, ValueError) as e:
         raise ReplayError(f"bad deal or dealer: {e}") from None
     for i, move in enumerate(_moves_of(record)):
@@ -82,7 +82,7 @@ def _record_object(record: object) -> dict:
     unknown = sorted(map(str, set(record) - set(RECORD_FIELDS)))
     if unknown:
         raise ReplayError(f"unknown record field(s) {unknown}; known: {', '.join(RECORD_FIELDS)}")
-    for name in ("deal", "dealer", "moves"):
+    for name in ("deal", "moves"):  # "dealer" defaults to 2, the ISS seating
         if name not in record:
             raise ReplayError(f"record lacks the field {name!r}")
     return record
