@@ -59,11 +59,15 @@ OpponentSampler = Callable[[np.random.Generator], Sequence[PolicyLike]]
 RESET_OPTIONS = ("deal", "dealer", "seat")
 
 
+def _is_pair(pair: object) -> bool:
+    return isinstance(pair, Sequence) and not isinstance(pair, (str, bytes)) and len(pair) == 2
+
+
 class FixedOpponents:
     """The sampler of a fixed pair of opponents (picklable, unlike a lambda)."""
 
     def __init__(self, pair: Sequence[PolicyLike]):
-        if isinstance(pair, (str, bytes)) or len(pair) != 2:
+        if not _is_pair(pair):
             raise ValueError(f"give two opponent policies, got {pair!r}")
         self.pair = tuple(as_policy(p) for p in pair)
 
@@ -186,7 +190,7 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         env's generator, so a game depends only on the env's seed."""
         nxt, prev = (self.seat + 1) % 3, (self.seat + 2) % 3
         pair = self.opponents(rng)
-        if isinstance(pair, (str, bytes)) or len(pair) != 2:
+        if not _is_pair(pair):
             raise ValueError(f"the opponent sampler must return two policies, got {pair!r}")
         pair = [as_policy(p) for p in pair]
         for policy in pair:
