@@ -29,7 +29,6 @@ from .scoring import seeger_fabian
 from .tables import BASE_VALUES, BID_VALUES
 
 ILLEGAL_ACTIONS = ("terminate", "raise")  # the first is the default of every env
-SEATS = (0, 1, 2)
 
 
 class IllegalMoveError(ValueError):
