@@ -18,19 +18,20 @@ import io
 import itertools
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, ViewAgent, observation_view
+from agents.base import Agent
 from agents.registry import AgentSpecError, make_agent
 
 from .core.game import Game, IllegalMoveError
 from .encoding.observation import action_mask, encode
 from .encoding.view import player_view
+from .envs.policy import LazyObservation, decide
 
 FAMILIES = ("suit", "grand", "null")
 PROGRESS_MIN_GAMES = 200  # show a progress bar from this many games on
@@ -72,41 +73,6 @@ def _agent_seed(seed: int, deal: int, seating: int, seat: int) -> int:
 # ----------------------------------------------------------------------------------------
 # Playing
 # ----------------------------------------------------------------------------------------
-
-
-class LazyObservation(Mapping):
-    """The observation dict of :func:`skat_env.encoding.observation.observe`, each entry computed on
-    first access (an agent that only reads the mask does not pay for the encoding)."""
-
-    __slots__ = ("_game", "_seat", "_cache")
-    KEYS = ("observation", "action_mask")
-
-    def __init__(self, game: Game, seat: int):
-        self._game, self._seat, self._cache = game, seat, {}
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        if key not in self._cache:
-            if key == "observation":
-                self._cache[key] = encode(player_view(self._game, self._seat))
-            elif key == "action_mask":
-                legal = self._game.legal_mask() if self._game.to_act == self._seat else 0
-                self._cache[key] = action_mask(legal)
-            else:
-                raise KeyError(key)
-        return self._cache[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.KEYS)
-
-    def __len__(self) -> int:
-        return 2
-
-
-def decide(agent: Agent, game: Game, seat: int) -> int:
-    """The agent's move for ``seat``, from what the environment would show that seat."""
-    if isinstance(agent, ViewAgent):  # same information as decode(observe(...)), faster
-        return agent.act_view(observation_view(player_view(game, seat)))
-    return agent.act(LazyObservation(game, seat))
 
 
 def play_game(game: Game, by_seat: Sequence[Agent], names: Sequence[str] = ()) -> Game:

@@ -14,13 +14,13 @@ vector env.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..core.game import Game
-from ..encoding.observation import observe
+from ..encoding.observation import action_mask, encode
 from ..encoding.view import player_view, without_history
 
 Observation = dict[str, np.ndarray]
@@ -65,6 +65,34 @@ def as_policy(policy: Any) -> Policy:
     )
 
 
+class LazyObservation(Mapping):
+    """The observation dict of :func:`skat_env.encoding.observation.observe`, each entry computed on
+    first access (an agent that only reads the mask does not pay for the encoding)."""
+
+    __slots__ = ("_game", "_seat", "_cache")
+    KEYS = ("observation", "action_mask")
+
+    def __init__(self, game: Game, seat: int):
+        self._game, self._seat, self._cache = game, seat, {}
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._cache:
+            if key == "observation":
+                self._cache[key] = encode(player_view(self._game, self._seat))
+            elif key == "action_mask":
+                legal = self._game.legal_mask() if self._game.to_act == self._seat else 0
+                self._cache[key] = action_mask(legal)
+            else:
+                raise KeyError(key)
+        return self._cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.KEYS)
+
+    def __len__(self) -> int:
+        return 2
+
+
 def decide(policy: Policy, game: Game, seat: int) -> int:
     """The move ``policy`` chooses for ``seat``. Policies with ``act_view`` get the decoded
     view directly (the default observation's information, without the encode/decode round
@@ -72,7 +100,7 @@ def decide(policy: Policy, game: Game, seat: int) -> int:
     act_view = getattr(policy, "act_view", None)
     if act_view is not None:
         return int(act_view(without_history(player_view(game, seat))))
-    return int(policy.act(observe(game, seat)))
+    return int(policy.act(LazyObservation(game, seat)))
 
 
 class RandomPolicy:
