@@ -64,13 +64,19 @@ def validate(agents: Sequence[str], deals: int, workers: int, bootstrap: int) ->
 
 
 def pair_margins(a: str, b: str, deals: int, seed: int, workers: int = 1,
-                 report: Callable[..., None] | None = None) -> dict[str, Any]:  # fmt: skip
-    """Play the pair's two line-ups; per-deal margin of ``a`` over ``b`` and their SF/game."""
+                 done: Callable[[int], Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Play the pair's two line-ups; per-deal margin of ``a`` over ``b`` and their SF/game.
+
+    ``done(n)`` is told of finished games: each game with one worker, each line-up with more.
+    """
     per_deal, sf = [], {a: 0.0, b: 0.0}
+    each_game = done is not None and workers == 1
     for lineup in LINEUPS:
         specs = [(a, b)[i] for i in lineup]
         res = evaluate(specs, deals, seed, workers, bootstrap=INNER_BOOTSTRAP, keep_games=True,
-                       report=report if workers == 1 else None)  # fmt: skip
+                       report=(lambda game, labels: done(1)) if each_game else None)  # fmt: skip
+        if done is not None and not each_game:
+            done(res["config"]["games"])
         mean = per_deal_sf(res["records"], specs, deals)
         per_deal.append(mean[a] - mean[b])
         for name in (a, b):
@@ -109,15 +115,13 @@ def league(
     validate(agents, deals, workers, bootstrap)
     index = list(itertools.combinations(range(len(agents)), 2))
     bar = _progress_bar(len(index) * deals * GAMES_PER_DEAL) if progress else None
-    report = (lambda game, labels: bar.update()) if bar is not None else None
     t0 = time.perf_counter()
     played = []
     for i, j in index:
         if bar is not None:
             bar.set_description(f"{agents[i]} vs {agents[j]}"[:40])
-        played.append(pair_margins(agents[i], agents[j], deals, seed, workers, report))
-        if bar is not None and workers > 1:
-            bar.update(deals * GAMES_PER_DEAL)
+        done = bar.update if bar is not None else None
+        played.append(pair_margins(agents[i], agents[j], deals, seed, workers, done))
     if bar is not None:
         bar.close()
     elapsed = time.perf_counter() - t0

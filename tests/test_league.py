@@ -11,7 +11,15 @@ import pytest
 
 from skat_env import tournament
 from skat_env.cli import league as cli
-from skat_env.league import LeagueError, fit_ratings, format_table, league, validate, write_plot
+from skat_env.league import (
+    LeagueError,
+    fit_ratings,
+    format_table,
+    league,
+    pair_margins,
+    validate,
+    write_plot,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -153,3 +161,11 @@ def test_cli_errors_are_one_line(argv, match, capsys, tmp_path, monkeypatch):
     assert err.startswith("skat-league: error:") and "Traceback" not in err
     assert re.search(match, err)
     assert not (tmp_path / "results").exists() or not list((tmp_path / "results").iterdir())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pair_reports_every_game(workers):
+    counts: list[int] = []
+    res = pair_margins("random", "heuristic", deals=2, seed=0, workers=workers, done=counts.append)
+    assert sum(counts) == 2 * 6 and len(res["margins"]) == 2
+    assert len(counts) == (12 if workers == 1 else 2)
