@@ -245,7 +245,12 @@ def write_plot(results: dict[str, Any], path: Path) -> None:
     fig, (ax, mx) = plt.subplots(1, 2, figsize=(11, 1.6 + 0.6 * n), width_ratios=(1.2, 1))
     ax.errorbar(vals, range(n), xerr=[vals - cis[:, 0], cis[:, 1] - vals], fmt="o",
                 capsize=5, color="#4c72b0")  # fmt: skip
+    for y, (v, (lo, hi)) in enumerate(zip(vals, cis, strict=True)):
+        ax.annotate(f"{v:+.1f} [{lo:+.1f}, {hi:+.1f}]", (v, y), xytext=(0, 7),
+                    textcoords="offset points", ha="center", fontsize=8)  # fmt: skip
     ax.set_yticks(range(n), names)
+    ax.set_ylim(-0.5, n - 0.3)
+    ax.margins(x=0.15)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("rating (Seeger-Fabian points per game vs the league average)")
     cfg = results["config"]
