@@ -31,7 +31,7 @@ import numpy as np
 
 from agents.registry import AgentSpecError, make_agent
 
-from .tournament import bootstrap_ci, evaluate, per_deal_sf
+from .tournament import batched, bootstrap_ci, evaluate, per_deal_sf
 
 LINEUPS = ((0, 1, 1), (1, 0, 0))  # [A, B, B] and [B, A, A]
 GAMES_PER_DEAL = 6  # two line-ups x three rotations
@@ -67,10 +67,14 @@ def pair_margins(a: str, b: str, deals: int, seed: int, workers: int = 1,
                  done: Callable[[int], Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """Play the pair's two line-ups; per-deal margin of ``a`` over ``b`` and their SF/game.
 
-    ``done(n)`` is told of finished games: each game with one worker, each line-up with more.
+    ``done(n)`` is told of finished games: each game with one worker, else each line-up (with
+    more workers, or when an agent decides for many games at once, which a per-game report
+    would switch off).
     """
     per_deal, sf = [], {a: 0.0, b: 0.0}
-    each_game = done is not None and workers == 1
+    each_game = (
+        done is not None and workers == 1 and not any(batched(make_agent(x)) for x in (a, b))
+    )
     for lineup in LINEUPS:
         specs = [(a, b)[i] for i in lineup]
         res = evaluate(specs, deals, seed, workers, bootstrap=INNER_BOOTSTRAP, keep_games=True,

@@ -169,3 +169,15 @@ def test_pair_reports_every_game(workers):
     res = pair_margins("random", "heuristic", deals=2, seed=0, workers=workers, done=counts.append)
     assert sum(counts) == 2 * 6 and len(res["margins"]) == 2
     assert len(counts) == (12 if workers == 1 else 2)
+
+
+def test_batched_agent_keeps_its_fast_path():
+    """A ppo: agent decides for many games at once; progress then comes per line-up, since a
+    per-game report would switch batching off. The margins are the same either way."""
+    pytest.importorskip("sb3_contrib")
+    ppo = f"ppo:{ROOT / 'models' / 'ppo_skat.zip'}"
+    counts: list[int] = []
+    res = pair_margins(ppo, "heuristic", deals=2, seed=0, done=counts.append)
+    assert counts == [6, 6]
+    again = pair_margins(ppo, "heuristic", deals=2, seed=0)
+    assert np.array_equal(res["margins"], again["margins"])
