@@ -166,7 +166,8 @@ def test_cli_errors_are_one_line(argv, match, capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_pair_reports_every_game(workers):
     counts: list[int] = []
-    res = pair_margins("random", "heuristic", deals=2, seed=0, workers=workers, done=counts.append)
+    res = pair_margins("heuristic", "heuristic:margin=1", deals=2, seed=0, workers=workers,
+                       done=counts.append)  # fmt: skip
     assert sum(counts) == 2 * 6 and len(res["margins"]) == 2
     assert len(counts) == (12 if workers == 1 else 2)
 
