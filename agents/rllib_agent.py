@@ -6,13 +6,15 @@ itself (:func:`skat_env.integrations.masked_mlp.save_policy`; any name).
 ``MODULE`` picks the module of a checkpoint: ``shared`` (the default; self-play) or
 ``player_0..2`` (``--policies per_seat``). Loading needs only torch, not Ray, so the agent
 plays in the main environment. It acts greedily on the masked logits, so it never plays an
-illegal move.
+illegal move; ``act_batch`` decides for many games at once (the tournament uses it).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from skat_env.integrations.masked_mlp import SUFFIX
 
@@ -63,6 +65,13 @@ class RLlibAgent(Agent):
         if self.policy is None:
             self.policy = self._load()
         return self.policy.act(observation)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The best legal move per row of ``obs[B, N]`` under ``masks[B, 121]`` (the
+        tournament plays many games in lockstep with it): ``int64[B]``."""
+        if self.policy is None:
+            self.policy = self._load()
+        return self.policy.act_batch(obs, masks)
 
     def __getstate__(self) -> dict:
         """Pickle without the network (worker processes load their own copy)."""

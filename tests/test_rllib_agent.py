@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import pickle
 
+import numpy as np
 import pytest
 
 pytest.importorskip("torch")
 
 from agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
 from skat_env import tournament  # noqa: E402
+from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
-from skat_env.encoding.observation import OBS_SIZE  # noqa: E402
+from skat_env.encoding.observation import OBS_SIZE, observe  # noqa: E402
 from skat_env.integrations.masked_mlp import FORMAT, load_policy, mlp, save_policy  # noqa: E402
 
 
@@ -62,3 +64,21 @@ def test_policy_file_is_plain_safetensors(checkpoint):
         assert sorted(f.keys()) == ["0.bias", "0.weight", "2.bias", "2.weight"]
     net, meta = load_policy(file)
     assert meta == {} and net[0].in_features == OBS_SIZE
+
+
+def test_act_batch_equals_act_per_row(checkpoint):
+    """The tournament batches the agent's decisions; each row gets the move act() gives it."""
+    agent = RLlibAgent(f"{checkpoint}#player_1")
+    rows = []
+    for seed in range(6):
+        game = Game.random(seed)
+        while not game.is_over and len(rows) < 40 * (seed + 1):
+            rows.append(observe(game, game.to_act))
+            game.step(agent.act(rows[-1]))
+    obs = np.stack([r["observation"] for r in rows])
+    masks = np.stack([r["action_mask"] for r in rows])
+    moves = agent.act_batch(obs, masks)
+    assert moves.dtype == np.int64 and moves.tolist() == [agent.act(r) for r in rows]
+    assert all(masks[i, m] for i, m in enumerate(moves))
+    with pytest.raises(ValueError, match=r"expected observations \[B, 450\]"):
+        agent.act_batch(obs[:, :10], masks)

@@ -105,6 +105,18 @@ class MaskedPolicy:
         mask = torch.as_tensor(np.asarray(observation["action_mask"]))
         return mask_logits(self.net(torch.from_numpy(obs)), mask)
 
+    @torch.inference_mode()
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The best legal move per row of ``observations[B, N]`` under ``masks[B, 121]``
+        (greedy only: sampled moves would depend on the batch), ``int64[B]``."""
+        if not self.deterministic:
+            raise ValueError("act_batch plays greedily; sample with act() one row at a time")
+        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32))
+        if obs.ndim != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(f"expected observations [B, {self.obs_size}], got {tuple(obs.shape)}")
+        logits = mask_logits(self.net(obs), torch.as_tensor(np.asarray(masks)))
+        return torch.argmax(logits, dim=-1).numpy().astype(np.int64)
+
     def act(self, observation: dict[str, Any]) -> int:
         """A legal move id; raises ``ValueError`` when the mask allows none."""
         if not np.any(observation["action_mask"]):
