@@ -71,7 +71,7 @@ class Args:
     snapshot_every: int = _f(200_000, "freeze a copy of the learner for self-play every N steps")
     snapshot_pool: int = _f(5, "self-play plays the last N snapshots")
     checkpoint_every: int = _f(500_000, "save runs/<name>/checkpoints/ every N steps")
-    eval_every: int = _f(500_000, "evaluate every N steps (0: only at the start and the end)")
+    eval_every: int = _f(250_000, "evaluate every N steps (0: only at the start and the end)")
     eval_deals: int = _f(300, "duplicate deals per evaluation (each played in 3 seatings)")
     final_eval_deals: int = _f(1000, "duplicate deals of the final evaluation")
     eval_workers: int = _f(1, "processes for the evaluations")
@@ -217,6 +217,7 @@ def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
         seed=args.seed,
         device="cpu",
         policy_kwargs={"net_arch": net_arch(args)},
+        stats_window_size=1000,  # rollout/ep_rew_mean over the last 1,000 games
         verbose=0,
     )
 
@@ -239,6 +240,9 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
         progress=args.progress,
         deadline=t0 + 0.15 * budget if budget else None,
     )
+    if not data["games"]:
+        write("behaviour cloning: no heuristic game finished within the budget; PPO from scratch")
+        return
     stats = sb3.behaviour_clone(
         model,
         data,

@@ -522,24 +522,26 @@ def eval_table(rows: list[dict], timesteps: int) -> str:
 
 def plot_learning_curve(run_dir: Path, reward_scale: float, out: Path | None = None) -> Path:
     """learning_curve.png: the learner minus its opponent (SF/game, 95% intervals) over
-    training, and the training reward per game."""
+    training, one panel per evaluation opponent (heuristic first), and the training reward."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 6.5), sharex=True)
     history = load_evals(run_dir)
-    for opp in sorted({r["opponent"] for r in history}, key=lambda o: o != "heuristic"):
+    opponents = sorted({r["opponent"] for r in history}, key=lambda o: (o != "heuristic", o))
+    fig, axes = plt.subplots(
+        len(opponents) + 1, 1, figsize=(7, 2.6 * len(opponents) + 2.6), sharex=True, squeeze=False
+    )
+    for ax, opp in zip(axes[:-1, 0], opponents, strict=True):
         rows = [r for r in history if r["opponent"] == opp]
         x = [r["timesteps"] for r in rows]
         y, lo, hi = (np.array([r["diff" + s] for r in rows]) for s in ("", "_lo", "_hi"))
-        ax1.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", capsize=3, label=f"vs 2x {opp}")
-    ax1.axhline(0, color="grey", lw=0.8)
-    ax1.set_yscale("symlog", linthresh=20)
-    ax1.legend()
-    ax1.set_ylabel("learner minus opponent\nSF points / game")
-    ax1.set_title(f"{run_dir.name}: duplicate evaluation (95% intervals)")
+        ax.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", capsize=3)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_ylabel(f"minus 2x {opp}\nSF points / game")
+    axes[0, 0].set_title(f"{run_dir.name}: learner minus opponent, duplicate deals (95% CI)")
+    ax2 = axes[-1, 0]
     prog = run_dir / "progress.csv"
     if prog.exists():
         with prog.open() as fh:
@@ -668,23 +670,30 @@ class DuplicateEvalCallback(BaseCallback):
 
 class DeadlineCallback(BaseCallback):
     """Stops training at ``deadline`` (``time.monotonic()``), but only after this call's first
-    PPO update, so a stopped run always has trained and logged something."""
+    PPO update, so a stopped run always has trained and logged something. The steps of the
+    unfinished rollout (never trained on) are taken off ``num_timesteps``, so the run stops
+    on a rollout boundary and a resumed run continues from there."""
 
     def __init__(self, deadline: float | None, write: Callable[[str], None] = print):
         super().__init__()
         self.deadline, self.write = deadline, write
-        self.rollouts = 0
+        self.boundary: int | None = None  # steps at the end of the last full rollout
         self.stopped = False
 
     def _on_rollout_end(self) -> None:
-        self.rollouts += 1
+        self.boundary = self.model.num_timesteps
 
     def _on_step(self) -> bool:
-        if self.deadline is None or self.rollouts == 0 or time.monotonic() < self.deadline:
+        late = self.deadline is not None and time.monotonic() >= self.deadline
+        if self.boundary is None or not late:
             return True
-        self.write(f"--max-minutes reached at {self.num_timesteps:,} steps")
+        self.write(f"--max-minutes reached at {self.boundary:,} steps")
         self.stopped = True
         return False
+
+    def _on_training_end(self) -> None:
+        if self.stopped:
+            self.model.num_timesteps = self.boundary
 
 
 class ProgressCallback(BaseCallback):
