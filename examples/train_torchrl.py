@@ -1,7 +1,7 @@
 """Recipe: train a masked Skat policy with TorchRL's PPO (self-play, all three seats share it).
 
     .venv-rllib/bin/python examples/train_torchrl.py                  # 800 env steps, ~1 minute
-    .venv-rllib/bin/python examples/train_torchrl.py --frames 20000 --out runs/torchrl.pt
+    .venv-rllib/bin/python examples/train_torchrl.py --frames 20000 --out runs/torchrl.safetensors
 
 TorchRL pieces only: ``PettingZooWrapper`` around ``skat_v0.env()`` (one group ``players``
 with the three seats; ``use_mask`` marks the seat to act, ``action_mask`` the legal moves),
@@ -12,7 +12,7 @@ seat that acted trains at a step: the loss is masked with ``("players", "mask")`
 
 At the end the policy network is saved in the portable format of
 :mod:`skat_env.integrations.masked_mlp` (``--out``) and played against ``random`` through
-``evaluate.py``'s API; ``evaluate.py --agents rllib:OUT.pt random random`` loads it too.
+``evaluate.py``'s API; ``evaluate.py --agents rllib:OUT.safetensors random random`` loads it too.
 Install: ``pip install torchrl`` (done by ``scripts/setup_rllib.sh``).
 """
 
@@ -45,7 +45,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--reward-scale", type=float, default=0.01, help="rewards are multiplied by this"
     )
     p.add_argument("--eval-deals", type=int, default=20, help="duplicate deals vs random (0: none)")
-    p.add_argument("--out", default="runs/torchrl/policy.pt", help="where to save the policy")
+    p.add_argument(
+        "--out", default="runs/torchrl/policy.safetensors", help="where to save the policy"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed")
     args = p.parse_args(argv)
     if min(args.frames, args.frames_per_batch, args.epochs, args.minibatch_size) < 1:
@@ -173,8 +175,8 @@ def save_and_evaluate(net, args: argparse.Namespace) -> dict | None:
     print(f"saved {out}")
     if not args.eval_deals:
         return None
-    from skat_env import tournament
     from agents.rllib_agent import RLlibAgent
+    from skat_env import tournament
 
     agent = RLlibAgent(str(out))
     res = tournament.evaluate([agent, "random", "random"], deals=args.eval_deals, seed=args.seed)

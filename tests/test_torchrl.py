@@ -57,7 +57,7 @@ def test_illegal_action_count(example):
 
 
 def test_short_training_run_plays_only_legal_moves(example, tmp_path, capsys):
-    out = tmp_path / "policy.pt"
+    out = tmp_path / "policy.safetensors"
     argv = f"--frames 400 --frames-per-batch 200 --epochs 2 --hiddens 32 --eval-deals 2 --out {out}"
     assert example.main(argv.split()) == 0  # non-zero if an illegal action was sampled
     text = capsys.readouterr().out

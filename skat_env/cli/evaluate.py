@@ -48,7 +48,6 @@ from skat_env.tournament import (
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="evaluate.py",
         description=__doc__.split("\n\n")[0].strip(),
         epilog="Agent specs: " + "; ".join(SPECS),
         formatter_class=argparse.RawDescriptionHelpFormatter,
