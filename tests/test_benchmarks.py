@@ -47,3 +47,13 @@ def test_bench_env_parts__replays_the_recorded_games_exactly(monkeypatch):
     monkeypatch.setattr(bench_env_parts, "play_episode", play_and_keep)
     bench_env_parts.raw_env_loop(records, seed=2)
     assert replayed == [moves for _, _, moves in records]
+
+
+def test_bench_soak__plays_every_env_and_reports_rate_and_memory(capsys):
+    import bench_soak
+
+    assert bench_soak.main(["--games", "6", "--num-envs", "3"]) == 0
+    out = capsys.readouterr().out
+    for env in ("raw_env", "env", "single", "vector"):
+        assert env in out
+    assert "games/s" in out and "MiB" in out
