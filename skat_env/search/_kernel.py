@@ -21,9 +21,8 @@ from numba import njit
 
 TRUMP = 4
 MODE_POINTS, MODE_TRICKS_MAX, MODE_TRICKS_MIN = 0, 1, 2
-GEN_SHIFT = 36  # key bits: 0-31 remaining cards, 32-33 leader, 34-35 mode, 36+ generation
-MAX_GEN = (1 << 26) - 1
 HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit int
+HASH_MUL2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
 DEBRUIJN = np.array(
     [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
@@ -45,7 +44,7 @@ def _beats(eff, c: int, b: int) -> bool:
 
 
 @njit(cache=True)
-def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode):
+def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode, hint):
     """Write the moves to search at this node into ``ws[depth]``, best guess first.
 
     Of a run of cards the player holds that are adjacent among the live cards of their
@@ -77,6 +76,8 @@ def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_w
             score = 200 + pts[win_card] - c  # cheapest winning card first
         else:
             score = 32 - pts[c] * 2 - c // 8  # dump the cheapest card
+        if c == hint:
+            score = 1000  # the move that settled this node before
         j = n
         while j > 0 and ws[depth, 2 * (j - 1) + 1] < score:
             ws[depth, 2 * j] = ws[depth, 2 * (j - 1)]
@@ -89,52 +90,170 @@ def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_w
 
 
 # Fields of a search frame (one row of the frame stack per depth).
-H0, H1, H2, LEAD, NTR, C0, C1, REM, NEED, KEY, SLOT, NMOV, IMOV, ISMAX, PLAYER, WCARD, WSEAT = (
-    range(17)
-)
-NUM_FIELDS = 17
+H0, H1, H2, LEAD, NTR, C0, C1, REM, NEED, KEY, KEYB, SLOT, NMOV, IMOV, ISMAX = range(15)
+PLAYER, WCARD, WSEAT, GOT, BEST = range(15, 20)
+NUM_FIELDS = 20
 
 
 @njit(cache=True, inline="always")
-def _store(keys, lbs, ubs, fr, sp, res):
-    """Record a finished trick-boundary node's zero-window answer as a bound."""
-    key = fr[sp, KEY]
+def _store(keys, lbs, ubs, mvs, fr, sp, r, move):
+    """Record a finished trick-boundary node's fail-soft result ``r`` as a bound (a lower
+    bound if it reaches the node's need, else an upper one) and the move that settled it
+    (-1 if none)."""
+    ka = fr[sp, KEY]
+    kb = fr[sp, KEYB]
     slot = fr[sp, SLOT]
     need = fr[sp, NEED]
-    if keys[slot] != key:
-        keys[slot] = key
+    if keys[slot, 0] != ka or keys[slot, 1] != kb:
+        keys[slot, 0] = ka
+        keys[slot, 1] = kb
         lbs[slot] = 0
         ubs[slot] = fr[sp, REM]
-    if res:
-        if lbs[slot] < need:
-            lbs[slot] = need
-    elif ubs[slot] > need - 1:
-        ubs[slot] = need - 1
+        mvs[slot] = -1
+    if move >= 0:
+        mvs[slot] = move
+    if r >= need:
+        if lbs[slot] < r:
+            lbs[slot] = r
+    elif ubs[slot] > r:
+        ubs[slot] = r
+
+
+@njit(cache=True, inline="always")
+def _last_trick(eff, pts, decl, mode, h0, h1, h2, leader):
+    """Declarer's units from the last trick (each hand holds one card)."""
+    a = _low_index(h0)
+    b = _low_index(h1)
+    c = _low_index(h2)
+    first = a if leader == 0 else (b if leader == 1 else c)
+    second = b if leader == 0 else (c if leader == 1 else a)
+    third = c if leader == 0 else (a if leader == 1 else b)
+    win, seat = first, leader
+    if _beats(eff, second, win):
+        win, seat = second, (leader + 1) % 3
+    if _beats(eff, third, win):
+        seat = (leader + 2) % 3
+    if seat != decl:
+        return 0
+    return pts[a] + pts[b] + pts[c] if mode == MODE_POINTS else 1
 
 
 @njit(cache=True)
-def _enter(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen, sp):
-    """Open the node in frame ``sp``: -1 if its moves were generated (search on), else its
-    answer 0/1 (settled by a bound or the table)."""
+def _canon_key(blocks, h0, h1, h2):
+    """Table key of the remaining cards: within each block of interchangeable cards (equal
+    points, contiguous in strength: sevens to nines, jacks; whole suits when only tricks
+    count) the live cards are moved to the block's top, keeping their order and owners.
+    Positions with the same key have the same value."""
+    live = h0 | h1 | h2
+    for b in range(blocks.shape[0]):
+        bm = blocks[b, 0]
+        lv = live & bm
+        if lv == 0:
+            continue
+        n = 0
+        m = lv
+        while m:
+            m &= m - 1
+            n += 1
+        low = blocks[b, 1] - n + 1  # first destination bit
+        if lv == bm & ~((1 << low) - 1):
+            continue  # already packed
+        n0 = h0 & ~bm
+        n1 = h1 & ~bm
+        n2 = h2 & ~bm
+        m = lv
+        dest = 1 << low
+        while m:
+            bit = m & -m
+            m ^= bit
+            if h0 & bit:
+                n0 |= dest
+            elif h1 & bit:
+                n1 |= dest
+            else:
+                n2 |= dest
+            dest <<= 1
+        h0, h1, h2 = n0, n1, n2
+    return h0 | (h1 << 32), h2
+
+
+@njit(cache=True, inline="always")
+def _top_bit(m):
+    while m & (m - 1):
+        m &= m - 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _count(pts, mode, m):
+    """Units of the cards in ``m`` won one per trick: points, or tricks (one per card)."""
+    total = 0
+    while m:
+        b = m & -m
+        m ^= b
+        total += pts[_low_index(b)] if mode == MODE_POINTS else 1
+    return total
+
+
+@njit(cache=True)
+def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem):
+    """Bounds on the declarer's units at a trick boundary (suit, grand) from the trumps that
+    win whenever played: those above every trump of the other side."""
+    trumps = smask[TRUMP]
+    d = (h0 if decl == 0 else (h1 if decl == 1 else h2)) & trumps
+    f1 = (h1 if decl == 0 else h0) & trumps
+    f2 = (h1 if decl == 2 else h2) & trumps
+    f = f1 | f2
+    lo = 0
+    if d:
+        top = _top_bit(f)
+        lo = _count(pts, mode, d & ~((top << 1) - 1)) if f else _count(pts, mode, d)
+    top = _top_bit(d)
+    above = ~((top << 1) - 1) if d else -1
+    if mode == MODE_POINTS:
+        hi = rem - _count(pts, mode, f & above)
+    else:  # two defender trumps can fall on one trick
+        hi = rem - max(_count(pts, mode, f1 & above), _count(pts, mode, f2 & above))
+    return lo, hi
+
+
+@njit(cache=True)
+def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp):
+    """Open the node in frame ``sp``: -1 if its moves were generated (search on), else a
+    fail-soft bound on its value settled without search (>= need: a lower bound, else an
+    upper one)."""
     need = fr[sp, NEED]
     rem = fr[sp, REM]
     if need <= 0:
-        return 1
-    if need > rem:
         return 0
+    if need > rem:
+        return rem
     ctr[0] += 1
     h0, h1, h2 = fr[sp, H0], fr[sp, H1], fr[sp, H2]
     leader, ntr = fr[sp, LEAD], fr[sp, NTR]
+    if ntr == 0 and h0 & (h0 - 1) == 0:  # last trick: one card each, nothing to choose
+        return _last_trick(eff, pts, decl, mode, h0, h1, h2, leader)
+    if ntr == 0 and mode != MODE_TRICKS_MIN:
+        lo, hi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem)
+        if need <= lo:
+            return lo
+        if need > hi:
+            return hi
+    hint = -1
     if ntr == 0:
-        key = (h0 | h1 | h2) | (leader << 32) | (mode << 34) | (gen << GEN_SHIFT)
-        slot = ((key * HASH_MUL) >> 20) & (keys.shape[0] - 1)
-        fr[sp, KEY] = key
+        ka, kb = _canon_key(blocks, h0, h1, h2)
+        kb |= (leader << 32) | (mode << 34) | (decl << 36) | (game << 38)
+        mix = ka * HASH_MUL + kb * HASH_MUL2  # the high bits depend on every key bit
+        slot = ((mix ^ (mix >> 29)) >> 32) & (keys.shape[0] - 1)
+        fr[sp, KEY] = ka
+        fr[sp, KEYB] = kb
         fr[sp, SLOT] = slot
-        if keys[slot] == key:
+        if keys[slot, 0] == ka and keys[slot, 1] == kb:
             if lbs[slot] >= need:
-                return 1
+                return lbs[slot]
             if ubs[slot] < need:
-                return 0
+                return ubs[slot]
+            hint = mvs[slot]
     player = leader + ntr
     if player >= 3:
         player -= 3
@@ -156,10 +275,11 @@ def _enter(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen, sp):
     is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
     mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
     fr[sp, NMOV] = _gen_moves(
-        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode
+        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode, hint
     )
     fr[sp, IMOV] = 0
     fr[sp, ISMAX] = 1 if is_max else 0
+    fr[sp, BEST] = 0 if is_max else rem
     fr[sp, PLAYER] = player
     fr[sp, WCARD] = win_card
     fr[sp, WSEAT] = win_seat
@@ -183,6 +303,7 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
         fr[ch, C1] = c if ntr == 1 else -1
         fr[ch, REM] = fr[sp, REM]
         fr[ch, NEED] = fr[sp, NEED]
+        fr[ch, GOT] = 0
         return
     win_card = fr[sp, WCARD]
     winner = player if _beats(eff, c, win_card) else fr[sp, WSEAT]
@@ -191,42 +312,51 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
     fr[ch, NTR] = 0
     fr[ch, C0] = -1
     fr[ch, C1] = -1
+    got = units if winner == decl else 0
     fr[ch, REM] = fr[sp, REM] - units
-    fr[ch, NEED] = fr[sp, NEED] - (units if winner == decl else 0)
+    fr[ch, NEED] = fr[sp, NEED] - got
+    fr[ch, GOT] = got
 
 
 @njit(cache=True)
-def _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
             h0, h1, h2, leader, ntr, c0, c1, rem, need):  # fmt: skip
-    """Whether the max side can make the declarer's units from here reach ``need``.
+    """Fail-soft zero-window search: a bound ``r`` on the declarer's units from here, with
+    ``r >= need`` (then the value is at least ``r``: the max side reaches ``need``) or
+    ``r < need`` (the value is at most ``r``).
 
     ``rem`` is the number of units still open (the current trick's cards included).
     Depth-first alpha-beta on an explicit frame stack (numba cannot cache recursion).
     """
     fr[0, H0], fr[0, H1], fr[0, H2] = h0, h1, h2
     fr[0, LEAD], fr[0, NTR], fr[0, C0], fr[0, C1] = leader, ntr, c0, c1
-    fr[0, REM], fr[0, NEED] = rem, need
+    fr[0, REM], fr[0, NEED], fr[0, GOT] = rem, need, 0
     sp = 0
     while True:
-        r = _enter(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen, sp)
+        r = _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp)
         done = r >= 0
-        res = r == 1
         while True:
             if done:
                 if sp == 0:
-                    return res
+                    return r
+                r += fr[sp, GOT]  # the move's value seen from the parent
                 sp -= 1
-                if res == (fr[sp, ISMAX] == 1):  # cutoff: the parent is settled too
+                is_max = fr[sp, ISMAX] == 1
+                if (r >= fr[sp, NEED]) == is_max:  # cutoff: the parent is settled too
                     if fr[sp, NTR] == 0:
-                        _store(keys, lbs, ubs, fr, sp, res)
+                        _store(keys, lbs, ubs, mvs, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
                     continue
+                if is_max:
+                    fr[sp, BEST] = max(fr[sp, BEST], r)
+                else:
+                    fr[sp, BEST] = min(fr[sp, BEST], r)
                 fr[sp, IMOV] += 1
                 done = False
             i = fr[sp, IMOV]
             if i >= fr[sp, NMOV]:  # every move failed: the node goes to the other side
-                res = fr[sp, ISMAX] == 0
+                r = fr[sp, BEST]
                 if fr[sp, NTR] == 0:
-                    _store(keys, lbs, ubs, fr, sp, res)
+                    _store(keys, lbs, ubs, mvs, fr, sp, r, -1)
                 done = True
                 continue
             _push_child(eff, pts, fr, decl, mode, sp, ws[sp, 2 * i])
@@ -235,18 +365,20 @@ def _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
 
 
 @njit(cache=True)
-def _value(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+def _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
            h0, h1, h2, leader, ntr, c0, c1, rem):  # fmt: skip
-    """Exact minimax value (declarer's units from here) by bisection over zero windows."""
+    """Exact minimax value (declarer's units from here): zero-window probes at the middle
+    of the bounds known so far; each fail-soft answer moves one bound past the probe."""
     lo = 0
     hi = rem
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
-                   h0, h1, h2, leader, ntr, c0, c1, rem, mid):  # fmt: skip
-            lo = mid
+        need = (lo + hi + 1) // 2
+        r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
+                    h0, h1, h2, leader, ntr, c0, c1, rem, need)  # fmt: skip
+        if r >= need:
+            lo = r
         else:
-            hi = mid - 1
+            hi = r
     return lo
 
 
@@ -275,7 +407,7 @@ def _child(eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card):
 
 
 @njit(cache=True)
-def _root_moves(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+def _root_moves(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
                 h0, h1, h2, leader, ntr, c0, c1, rem, need, out):  # fmt: skip
     """Value of every legal card at the root into ``out[card]`` (layout ids; -1 = illegal).
 
@@ -298,10 +430,10 @@ def _root_moves(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
             eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card
         )
         if need < 0:
-            v = _value(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
+            v = _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
                        a0, a1, a2, ld, nt, d0, d1, rem - closed)  # fmt: skip
             out[card] = got + v
         else:
-            ok = _search(eff, smask, pts, keys, lbs, ubs, ws, fr, ctr, decl, mode, gen,
-                         a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got)  # fmt: skip
-            out[card] = 1 if ok else 0
+            r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode,
+                        game, a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got)  # fmt: skip
+            out[card] = 1 if r >= need - got else 0

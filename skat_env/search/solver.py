@@ -52,6 +52,27 @@ def _layouts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
 TO_LAYOUT, TO_CARD, EFF, SMASK, PTS = _layouts()
 
 
+def _blocks(game: int, points: bool) -> np.ndarray:
+    """Runs of interchangeable cards in the layout, as rows (mask, highest bit): cards of one
+    effective suit that are adjacent in strength and, when points count, worth the same."""
+    rows = []
+    start = 0
+    for k in range(1, NUM_CARDS + 1):
+        same = (
+            k < NUM_CARDS
+            and EFF[game, k] == EFF[game, start]
+            and (not points or PTS[game, k] == PTS[game, start])
+        )
+        if not same:
+            if k - start >= 2:
+                rows.append((((1 << k) - 1) & ~((1 << start) - 1), k - 1))
+            start = k
+    return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+
+BLOCKS = tuple((_blocks(g, True), _blocks(g, False)) for g in range(NUM_GAMES))
+
+
 def _to_layout(game: int, mask: int) -> int:
     perm = TO_LAYOUT[game]
     out = 0
@@ -208,16 +229,14 @@ class Solver:
         if not _is_int(tt_bits) or not 10 <= tt_bits <= 28:
             raise ValueError(f"tt_bits must be an int in 10..28, got {tt_bits!r}")
         size = 1 << tt_bits
-        self._keys = np.full(size, -1, dtype=np.int64)
+        self._keys = np.full((size, 2), -1, dtype=np.int64)
         self._lbs = np.zeros(size, dtype=np.int16)
         self._ubs = np.zeros(size, dtype=np.int16)
+        self._mvs = np.zeros(size, dtype=np.int8)
         self._ws = np.zeros((K.MAX_DEPTH, 2 * K.MAX_MOVES), dtype=np.int64)
         self._fr = np.zeros((K.MAX_DEPTH, K.NUM_FIELDS), dtype=np.int64)
         self._ctr = np.zeros(4, dtype=np.int64)
         self._out = np.zeros(NUM_CARDS, dtype=np.int64)
-        self._gen = 0
-        self._owner_key: tuple = ()
-        self._owned = (0, 0, 0)
 
     @property
     def nodes(self) -> int:
@@ -233,22 +252,14 @@ class Solver:
             pos.validate()
         g = pos.game
         h = tuple(_to_layout(g, int(x)) for x in pos.hands)
-        owner = (g, pos.declarer)
-        o = self._owned
-        if owner != self._owner_key or any(h[i] & ~o[i] for i in range(3)):
-            self._gen += 1
-            if self._gen > K.MAX_GEN:
-                self._keys.fill(-1)
-                self._gen = 1
-            self._owner_key = owner
-            self._owned = h
         perm = TO_LAYOUT[g]
         t = [int(perm[c]) for c in pos.trick] + [-1, -1]
         return g, h, t
 
     def _args(self, g: int, mode: int) -> tuple:
-        return (EFF[g], SMASK[g], PTS[g], self._keys, self._lbs, self._ubs, self._ws,
-                self._fr, self._ctr, 0, mode, self._gen)  # fmt: skip
+        blocks = BLOCKS[g][0 if mode == K.MODE_POINTS else 1]
+        return (EFF[g], SMASK[g], PTS[g], self._keys, self._lbs, self._ubs, self._mvs,
+                blocks, self._ws, self._fr, self._ctr, 0, mode, g)  # fmt: skip
 
     def _units_left(self, pos: Position, mode: int) -> int:
         if mode == K.MODE_POINTS:
@@ -261,11 +272,10 @@ class Solver:
     def _reach(self, pos: Position, mode: int, need: int, check: bool) -> bool:
         g, h, t = self._prepare(pos, check)
         a = self._args(g, mode)
-        a = a[:9] + (pos.declarer,) + a[10:]
+        a = a[:11] + (pos.declarer,) + a[12:]
         rem = self._units_left(pos, mode)
-        return bool(
-            K._search(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need)
-        )
+        r = K._search(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need)
+        return r >= need
 
     # --- queries ---
     def solve(self, pos: Position, check: bool = True) -> int:
@@ -276,7 +286,7 @@ class Solver:
             return 1 if self.null_safe(pos, check=False) else 0
         g, h, t = self._prepare(pos, False)
         a = self._args(g, K.MODE_POINTS)
-        a = a[:9] + (pos.declarer,) + a[10:]
+        a = a[:11] + (pos.declarer,) + a[12:]
         rem = self._units_left(pos, K.MODE_POINTS)
         v = K._value(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem)
         return pos.declarer_points + int(v)
@@ -328,7 +338,7 @@ class Solver:
         mode = K.MODE_TRICKS_MIN if null else K.MODE_POINTS
         g, h, t = self._prepare(pos, False)
         a = self._args(g, mode)
-        a = a[:9] + (pos.declarer,) + a[10:]
+        a = a[:11] + (pos.declarer,) + a[12:]
         rem = self._units_left(pos, mode)
         if null:
             need = 1

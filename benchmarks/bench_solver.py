@@ -1,0 +1,120 @@
+"""Double-dummy solver timing: full solves right after the declaration, per game kind.
+
+Fixed seeded deals; seat ``i % 3`` declares deal ``i``, keeps its 10 cards and the skat is the
+discard (its points count for the declarer); the trump suit is the declarer's longest (jacks
+counted as trumps). Forehand (seat 0) leads. One solver, one thread, numba compile excluded
+(warm-up first). Prints median / p90 / p99 time and nodes per query:
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from skat_env.core.game import random_deal
+from skat_env.core.tables import EFFECTIVE_SUIT_MASK, GRAND, NULL, TRUMP, points_of
+from skat_env.search import Position, Solver
+
+KINDS = ("suit", "grand", "null")
+JACKS = sum(1 << (8 * s + 3) for s in range(4))
+ACES = sum(1 << (8 * s) for s in range(4))
+LOW = sum(1 << (8 * s + r) for s in range(4) for r in (5, 6, 7))  # nines, eights, sevens
+
+
+def _count(hand: int, mask: int) -> int:
+    return (hand & mask).bit_count()
+
+
+def deal_position(seed: int, kind: str) -> Position:
+    """The position after the declaration for deal ``seed`` (see the module doc)."""
+    cards = random_deal(seed)
+    hands = [0, 0, 0]
+    for seat in range(3):
+        for c in cards[10 * seat : 10 * seat + 10]:
+            hands[seat] |= 1 << c
+    skat = (1 << cards[30]) | (1 << cards[31])
+    if kind == "null":  # the seat with the fewest cards above a nine
+        decl = min(range(3), key=lambda i: (_count(hands[i], ~LOW), i))
+        game = NULL
+    elif kind == "grand":  # the seat with the most jacks, then aces
+        decl = max(range(3), key=lambda i: (_count(hands[i], JACKS), _count(hands[i], ACES), -i))
+        game = GRAND
+    else:  # the seat and trump suit with the most trumps, then jacks
+        decl, game = max(
+            ((i, g) for i in range(3) for g in range(4)),
+            key=lambda ig: (
+                _count(hands[ig[0]], EFFECTIVE_SUIT_MASK[ig[1]][TRUMP]),
+                _count(hands[ig[0]], JACKS),
+                -ig[0],
+                -ig[1],
+            ),
+        )
+    return Position(game, decl, tuple(hands), leader=0, declarer_points=points_of(skat))
+
+
+def _time(fn, pos: Position, solver: Solver) -> tuple[float, int]:
+    solver.reset_nodes()
+    t = time.perf_counter()
+    fn(pos)
+    return time.perf_counter() - t, solver.nodes
+
+
+def run(deals: int, seed0: int = 0, kinds: tuple[str, ...] = KINDS, tt_bits: int = 20) -> list:
+    """Rows (kind, query, times in s, nodes) over ``deals`` deals per kind."""
+    solver = Solver(tt_bits=tt_bits)
+    queries = {
+        "solve": solver.solve,
+        "reaches 61": lambda p: solver.reaches(p, 61),
+        "best_moves": solver.best_moves,
+    }
+    solver.solve(deal_position(10**6, "grand"))  # warm-up: compile or load the kernels
+    solver.best_moves(deal_position(10**6, "null"))
+    rows = []
+    for kind in kinds:
+        for name, fn in queries.items():
+            if kind == "null" and name == "reaches 61":
+                continue  # the same question as solve in null
+            times, nodes = [], []
+            for i in range(deals):
+                dt, n = _time(fn, deal_position(seed0 + i, kind), solver)
+                times.append(dt)
+                nodes.append(n)
+            rows.append((kind, name, np.array(times), np.array(nodes)))
+    return rows
+
+
+def table(rows: list) -> str:
+    head = f"{'game':6} {'query':11} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+    head += f" {'nodes med':>10} {'nodes p99':>10}"
+    lines = [head]
+    for kind, name, t, n in rows:
+        q = np.percentile(t * 1e3, [50, 90, 99, 100])
+        m = np.percentile(n, [50, 99])
+        lines.append(
+            f"{kind:6} {name:11} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
+            f" {m[0]:10.0f} {m[1]:10.0f}"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=1000, help="deals per game kind (1000)")
+    ap.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
+    ap.add_argument("--kinds", default="suit,grand,null", help="suit,grand,null")
+    ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
+    a = ap.parse_args()
+    kinds = tuple(k for k in a.kinds.split(",") if k)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or a.deals < 1:
+        ap.error(f"--kinds takes {','.join(KINDS)} (got {bad}); --deals must be >= 1")
+    print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
+    print(table(run(a.deals, a.seed, kinds, a.tt_bits)))
+
+
+if __name__ == "__main__":
+    main()
