@@ -30,6 +30,10 @@ class Agent(ABC):
     #: True for agents that talk to a person: evaluation then shows no progress bar and
     #: refuses parallel workers.
     interactive: bool = False
+    #: True for agents whose move depends only on the observation (no memory, no randomness):
+    #: with an ``act_batch`` method, tournaments may then decide for many games in one call
+    #: without changing any game.
+    deterministic: bool = False
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 (optional hook)
         """Called before every game; seeded agents reseed here so that a game's moves

@@ -21,6 +21,8 @@ from .base import Agent
 class PPOAgent(Agent):
     """Greedy play of a saved ``MaskablePPO`` policy (``model.zip``)."""
 
+    deterministic = True  # greedy on the observation alone: batched across games
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         if not self.path.is_file():

@@ -47,6 +47,8 @@ def resolve(arg: str) -> Path:
 class RLlibAgent(Agent):
     """Greedy play of an exported RLlib policy network (see the module docstring)."""
 
+    deterministic = True  # greedy on the observation alone: batched across games
+
     def __init__(self, arg: str):
         self.path = resolve(arg)
         self.name = f"rllib:{arg}"

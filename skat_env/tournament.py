@@ -145,10 +145,10 @@ def play_deals(
 
 
 def batched(agent: Agent) -> bool:
-    """Whether an agent decides for many games in one call: ``act_batch(obs[B, N],
-    masks[B, 121]) -> moves[B]``, with moves that depend only on each row (no state, no
-    randomness), so batching cannot change a game."""
-    return callable(getattr(agent, "act_batch", None))
+    """Whether the tournament may decide for many games of this agent in one call: it has
+    ``act_batch(obs[B, N], masks[B, 121]) -> moves[B]`` and declares itself
+    ``deterministic`` (moves from the observation alone), so batching cannot change a game."""
+    return agent.deterministic and callable(getattr(agent, "act_batch", None))
 
 
 def play_games_batched(

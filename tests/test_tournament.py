@@ -191,6 +191,8 @@ class _ObsHash(Agent):
 
 
 class _BatchedObsHash(_ObsHash):
+    deterministic = True
+
     def __init__(self):
         self.calls = []
 
@@ -207,3 +209,10 @@ def test_play_deals__batched_agents_play_the_same_games_as_one_by_one():
     together = ev.play_deals([batched_agent, "random", "heuristic"], labels, range(6), 3, True)
     assert together == one_by_one
     assert max(batched_agent.calls) > 1  # decisions of several games went in one call
+
+
+def test_batched__only_deterministic_agents_are_batched_across_games():
+    # random has act_batch (the vector env's opponents) but draws from its own stream:
+    # batching it would make a game depend on the others in its batch
+    assert callable(RandomAgent().act_batch) and not ev.batched(RandomAgent())
+    assert ev.batched(_BatchedObsHash()) and not ev.batched(_ObsHash())
