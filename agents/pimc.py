@@ -8,10 +8,11 @@ Card play
     :func:`skat_env.search.pimc.choose_card`: each legal card in each world, valued by the
     score it leads to (see that module); near-ties go to the heuristic's card.
 Bidding
-    For each contract its ten cards could support (suits with 4+ trumps, grand with 2+
-    jacks or 1 jack and 3 aces, null when two discards leave a nearly safe hand), ``bid``
-    worlds: take the skat, discard as the heuristic would for that contract, solve from the
-    first lead. The bid limit is the highest value whose expected Seeger-Fabian score
+    Hands the heuristic finds hopeless even with its thresholds lowered by 2 pass unsolved.
+    Otherwise, for each contract the ten cards could support (suits with 4+ trumps, grand
+    with 2+ jacks or 1 jack and 3 aces, null when two discards leave a nearly safe hand),
+    ``bid_worlds`` worlds: take the skat, discard as the heuristic would for that contract,
+    solve from the first lead. The bid limit is the highest value whose expected Seeger-Fabian score
     (value x win chance, the overbid rule applied per world) stays above ``BID_MARGIN``.
 Skat
     A hand game when its expected score at the bid beats picking up (only contracts that win
@@ -27,6 +28,7 @@ by the world counts (see ``benchmarks/bench_pimc.py`` for measured times).
 
 from __future__ import annotations
 
+import time
 import zlib
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -57,6 +59,7 @@ from .base import ViewAgent
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
 HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
 PAIRS_PER_GAME = 2  # discard pairs solved per candidate contract
+GATE_MARGIN = -2.0  # heuristic threshold shift below which a hand is not solved at all
 
 
 @dataclass(frozen=True)
@@ -65,22 +68,28 @@ class PimcOptions:
 
     worlds: int = 8
     seconds: float = 0.4  # card play: expected seconds per decision (see SearchConfig.budget)
-    bid_worlds: int = 4
+    bid_worlds: int = 6
     inference: bool = True
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
+    # safety cap per contract decision (bidding, skat, discard): no new world or contract
+    # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
+    # contracts can take seconds each, so the cap is a wall-clock one.
+    phase_seconds: float | None = 3.0
 
     def card_config(self) -> search.SearchConfig:
+        cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)
         return search.SearchConfig(
-            worlds=self.worlds, budget=self.seconds, inference=self.inference
+            worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap
         )
 
 
-PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 2}}
+PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
 
 
 def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
-    ``worlds=N``, ``seconds=S``, ``bid_worlds=N``, ``infer=0|1``."""
+    ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
+    ``cap=S|off`` (wall-clock cap per contract decision)."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -94,10 +103,12 @@ def parse_options(arg: str) -> PimcOptions:
             fields[key] = _number(float, key, value, 1e-6)
         elif eq and key == "infer" and value in ("0", "1"):
             fields["inference"] = value == "1"
+        elif eq and key == "cap":
+            fields["phase_seconds"] = None if value == "off" else _number(float, key, value, 1e-6)
         else:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1"
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off"
             )
     return PimcOptions(**fields)
 
@@ -182,6 +193,7 @@ class PimcAgent(ViewAgent):
         self.seed = 0 if seed is None else int(seed)
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
+        self._deadline: float | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -237,7 +249,7 @@ class PimcAgent(ViewAgent):
             hands[me] = twelve & ~pair
             deals.append((tuple(hands), pair, 1.0))
         return search.contract_outcomes(
-            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t)
+            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t), self._deadline
         )
 
     def _hand_outcomes(self, view: PlayerView, game: int, worlds: list) -> list:
@@ -245,16 +257,28 @@ class PimcAgent(ViewAgent):
         c = Contract(game, hand=True)
         deals = [(w.hands, w.skat, 1.0) for w in worlds]
         return search.contract_outcomes(
-            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t)
+            c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t), self._deadline
         )
 
+    def _start_clock(self) -> None:
+        cap = self.options.phase_seconds
+        self._deadline = None if cap is None else time.perf_counter() + cap
+
+    def _late(self) -> bool:
+        return self._deadline is not None and time.perf_counter() > self._deadline
+
     def bid_limit(self, view: PlayerView) -> int:
-        """Highest bid whose best pickup contract keeps the expected score above the margin."""
+        """Highest bid whose best pickup contract keeps the expected score above the margin
+        (hands the heuristic finds hopeless even at ``GATE_MARGIN`` are passed unsolved)."""
         key = ("bid", view.hand, view.position)
         if key not in self._cache:
-            worlds = self._deals(view, *key[:1], key[1:])
             limit = 0
-            for g in candidate_games(view.hand, view.position == 0):
+            hopeless = not h.estimate(view.hand, view.position == 0, GATE_MARGIN).value
+            worlds = [] if hopeless else self._deals(view, *key[:1], key[1:])
+            self._start_clock()
+            for g in candidate_games(view.hand, view.position == 0) if worlds else []:
+                if self._late():
+                    break
                 outs = self._pickup_outcomes(view, g, worlds, 0)
                 for value in BID_VALUES:
                     if search.expected_score(outs, Contract(g), value) <= BID_MARGIN:
@@ -269,7 +293,10 @@ class PimcAgent(ViewAgent):
         if key not in self._cache:
             worlds = self._deals(view, *key[:1], key[1:])
             best_pickup, best_hand, plan = -np.inf, -np.inf, None
+            self._start_clock()
             for g in candidate_games(view.hand, view.position == 0):
+                if self._late():
+                    break
                 outs = self._pickup_outcomes(view, g, worlds, view.bid)
                 best_pickup = max(best_pickup, search.expected_score(outs, Contract(g), view.bid))
                 if sum(o.won for o in outs) < HAND_MIN_WINS * len(outs):
@@ -294,9 +321,12 @@ class PimcAgent(ViewAgent):
             games = candidate_games(twelve, forehand) or [
                 h.plan_pickup(twelve, view.bid, forehand)[0]
             ]
+            self._start_clock()
             for g in games:
                 c = Contract(g)
                 for pair in best_pairs(g, twelve, view.bid, forehand, PAIRS_PER_GAME):
+                    if self._late() and best[2]:
+                        break
                     deals = []
                     for w in worlds:
                         hands = list(w.hands)
@@ -304,7 +334,7 @@ class PimcAgent(ViewAgent):
                         deals.append((tuple(hands), pair, 1.0))
                     outs = search.contract_outcomes(
                         c, view.seat, (view.dealer + 1) % 3, deals, self.solver,
-                        lambda t, c=c: hand_game_value(c, t),
+                        lambda t, c=c: hand_game_value(c, t), self._deadline,
                     )  # fmt: skip
                     score = search.expected_score(outs, c, view.bid)
                     if score > best[0]:

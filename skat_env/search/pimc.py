@@ -47,7 +47,8 @@ class SearchConfig:
     ``worlds``: most worlds per decision; ``budget``: expected seconds per decision: fewer
     worlds where :data:`WORLD_COST` says a world costs more (none: the fallback card), a
     count fixed by the position, so a seed gives the same moves;
-    ``seconds``: stop adding worlds after this much time (moves then depend on speed);
+    ``seconds``: safety cap, no new world after this much time (only a pathologically slow
+    search reaches it; the moves then depend on speed);
     ``inference``: weight worlds by the auction and declaration; ``pool``: uniform draws
     per kept world when inference is on; ``exact_tricks``: exact card points once at most
     this many tricks remain.
@@ -162,7 +163,7 @@ def card_values(
 ) -> tuple[dict[int, float], int]:
     """(mean utility of each legal card over the sampled worlds, worlds solved)."""
     inference = Inference(view, hand_value) if config.inference else None
-    n = worlds_for(view, config) if config.seconds is None else config.worlds
+    n = worlds_for(view, config)
     if n < 1:
         return {}, 0
     worlds = sample_worlds(view, n, rng, inference, config.pool)
@@ -231,13 +232,13 @@ def contract_outcomes(
     deals: Sequence[tuple[tuple[int, int, int], int, float]],
     solver: Solver,
     value_of: Callable[[int], int],
-    seconds: float | None = None,
+    deadline: float | None = None,
 ) -> list[Outcome]:
     """Solve ``contract`` from the first lead in each deal ``(hands, skat, weight)``:
     ``hands`` the ten cards each seat plays with, ``skat`` what counts for the declarer;
-    ``value_of(twelve)`` is the contract's value over the declarer's twelve cards."""
+    ``value_of(twelve)`` is the contract's value over the declarer's twelve cards. Past
+    ``deadline`` (a ``time.perf_counter()`` time) no further deal is started."""
     out = []
-    start = time.perf_counter()
     target = BANDS[2] if contract.schneider else BANDS[1]
     for hands, skat, weight in deals:
         pos = Position(
@@ -249,7 +250,7 @@ def contract_outcomes(
         )
         won = solver.null_safe(pos) if contract.game == NULL else solver.reaches(pos, target)
         out.append(Outcome(bool(won), value_of(hands[declarer] | skat), weight))
-        if seconds is not None and time.perf_counter() - start > seconds:
+        if deadline is not None and time.perf_counter() > deadline:
             break
     return out
 
