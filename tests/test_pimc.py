@@ -195,3 +195,15 @@ def test_rng_independent_of_numpy_global_state() -> None:
     np.random.seed(1)
     b = _play(Game(deal, 2), [PimcAgent(6, SMALL)] * 3)
     assert a == b
+
+
+def test_bench_pimc_times_every_phase_it_plays() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_pimc
+
+    times = bench_pimc.time_spec("pimc:play_only,worlds=1,cap=off", games=1, seed=3)
+    assert any(k.startswith("play") for k in times)
+    assert all(t >= 0 for ts in times.values() for t in ts)

@@ -1,0 +1,80 @@
+"""Time per decision of the ``pimc`` agent, by phase, for a spec (default and cheap preset).
+
+    python benchmarks/bench_pimc.py [--specs pimc pimc:fast] [--games 12] [--seed 0]
+
+Each spec plays every seat of ``--games`` deals against the heuristic (one core, one
+process; the solver is compiled by a warm-up game first). A card decision is timed per trick
+(``play1`` = trick 1); decisions with one legal card are included (they cost nothing).
+Prints count, mean, median, 90th percentile and max seconds per phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from agents.base import observation_view  # noqa: E402
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from skat_env.core.game import PHASE_NAMES, PLAY, Game  # noqa: E402
+from skat_env.encoding.view import player_view  # noqa: E402
+
+
+def phase_label(game: Game) -> str:
+    if game.phase == PLAY:
+        return f"play{sum(game.tricks_won) + 1}"
+    return PHASE_NAMES[game.phase]
+
+
+def time_spec(spec: str, games: int, seed: int) -> dict[str, list[float]]:
+    """Seconds per decision of ``spec`` by phase label over ``games`` deals x 3 seats."""
+    agent, other = make_agent(spec, seed=seed), HeuristicAgent()
+    times: dict[str, list[float]] = {}
+    warm = Game.random(seed - 1)
+    while not warm.is_over:  # compiles the solver
+        warm.step(agent.act_view(observation_view(player_view(warm, warm.to_act))))
+    for i in range(games):
+        for seat in range(3):
+            game = Game.random(seed + i, dealer=i % 3)
+            agent.reset(seed + i)
+            while not game.is_over:
+                view = observation_view(player_view(game, game.to_act))
+                if game.to_act != seat:
+                    game.step(other.act_view(view))
+                    continue
+                label = phase_label(game)
+                start = time.perf_counter()
+                move = agent.act_view(view)
+                times.setdefault(label, []).append(time.perf_counter() - start)
+                game.step(move)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--specs", nargs="+", default=["pimc", "pimc:fast"])
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    order = ["bidding", "skat", "discard", "declare"] + [f"play{t}" for t in range(1, 11)]
+    for spec in args.specs:
+        times = time_spec(spec, args.games, args.seed)
+        print(f"\n{spec}: {args.games} deals x 3 seats vs heuristic (seconds per decision)")
+        print(f"{'phase':8s} {'n':>5s} {'mean':>7s} {'median':>7s} {'p90':>7s} {'max':>7s}")
+        for label in order:
+            t = np.array(times.get(label, []))
+            if t.size:
+                print(
+                    f"{label:8s} {t.size:5d} {t.mean():7.3f} {np.median(t):7.3f} "
+                    f"{np.quantile(t, 0.9):7.3f} {t.max():7.3f}"
+                )
+
+
+if __name__ == "__main__":
+    main()
