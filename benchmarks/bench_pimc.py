@@ -1,11 +1,16 @@
 """Time per decision of the ``pimc`` agent, by phase, for a spec (default and cheap preset).
 
     python benchmarks/bench_pimc.py [--specs pimc pimc:fast] [--games 12] [--seed 0]
+    python benchmarks/bench_pimc.py --accuracy 60 [--seed 0]
 
 Each spec plays every seat of ``--games`` deals against the heuristic (one core, one
 process; the solver is compiled by a warm-up game first). A card decision is timed per trick
 (``play1`` = trick 1); decisions with one legal card are included (they cost nothing).
 Prints count, mean, median, 90th percentile and max seconds per phase.
+
+``--accuracy N``: card decisions at tricks 2-8 of N heuristic games; for each, the true
+deal is solved double dummy and the utility lost by pimc's card (the best card's utility
+minus the chosen one's, from the player's side) is averaged, with and without inference.
 """
 
 from __future__ import annotations
@@ -56,12 +61,59 @@ def time_spec(spec: str, games: int, seed: int) -> dict[str, list[float]]:
     return times
 
 
+def accuracy(games: int, seed: int, worlds: int = 8) -> dict[str, tuple[float, float]]:
+    """(mean utility lost, share of best cards) of pimc card play with / without inference."""
+    from skat_env.search.solver import Solver
+
+    solver, other = Solver(), HeuristicAgent()
+    rng = np.random.default_rng(seed)
+    lost: dict[str, list[float]] = {"inference": [], "uniform": []}
+    for i in range(games):
+        game = Game.random(seed + i, dealer=i % 3)
+        picks = set(rng.choice(np.arange(4, 25), size=3, replace=False).tolist())
+        k = 0
+        while not game.is_over:
+            view = observation_view(player_view(game, game.to_act))
+            if game.phase == PLAY and k in picks and bin(game.legal_mask()).count("1") > 1:
+                _score(game, view, solver, lost, worlds, seed + i)
+            k += game.phase == PLAY
+            game.step(other.act_view(view))
+    return {k: (float(np.mean(v)), float(np.mean([x == 0 for x in v]))) for k, v in lost.items()}
+
+
+def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, seed: int) -> None:
+    from agents.pimc import hand_value
+    from skat_env.search import pimc as search
+    from skat_env.search.solver import Position
+
+    d = game.declarer
+    twelve = game.hands[d] | game.played[d] | game.declarer_skat
+    pos = Position.from_game(game)
+    true = {
+        c: search.utility(game.contract, game.bid, twelve, v)
+        for c, v in solver.best_moves(pos).items()
+    }
+    sign = 1 if game.to_act == d else -1
+    best = max(sign * v for v in true.values())
+    for name, infer in (("inference", True), ("uniform", False)):
+        cfg = search.SearchConfig(worlds=worlds, budget=5.0, inference=infer)
+        card = search.choose_card(
+            view, np.random.default_rng(seed), cfg, solver, hand_value if infer else None
+        )
+        lost[name].append(best - sign * true[card])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", nargs="+", default=["pimc", "pimc:fast"])
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--accuracy", type=int, default=0, help="games for the accuracy test")
     args = ap.parse_args()
+    if args.accuracy:
+        for name, (loss, share) in accuracy(args.accuracy, args.seed).items():
+            print(f"{name:9s} utility lost per card {loss:6.2f}  best card {share:.1%}")
+        return
     order = ["bidding", "skat", "discard", "declare"] + [f"play{t}" for t in range(1, 11)]
     for spec in args.specs:
         times = time_spec(spec, args.games, args.seed)
