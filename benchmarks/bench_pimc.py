@@ -41,7 +41,7 @@ def time_spec(spec: str, games: int, seed: int) -> dict[str, list[float]]:
     """Seconds per decision of ``spec`` by phase label over ``games`` deals x 3 seats."""
     agent, other = make_agent(spec, seed=seed), HeuristicAgent()
     times: dict[str, list[float]] = {}
-    warm = Game.random(seed - 1)
+    warm = Game.random(seed + 10_000)
     while not warm.is_over:  # compiles the solver
         warm.step(agent.act_view(observation_view(player_view(warm, warm.to_act))))
     for i in range(games):
