@@ -71,6 +71,7 @@ class PimcOptions:
     bid_worlds: int = 6
     inference: bool = True
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
+    slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
     # contracts can take seconds each, so the cap is a wall-clock one.
@@ -103,12 +104,14 @@ def parse_options(arg: str) -> PimcOptions:
             fields[key] = _number(float, key, value, 1e-6)
         elif eq and key == "infer" and value in ("0", "1"):
             fields["inference"] = value == "1"
+        elif eq and key == "slack":
+            fields["slack"] = _number(float, key, value, 0.0)
         elif eq and key == "cap":
             fields["phase_seconds"] = None if value == "off" else _number(float, key, value, 1e-6)
         else:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off"
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off, slack=X (>=0)"
             )
     return PimcOptions(**fields)
 
@@ -260,6 +263,9 @@ class PimcAgent(ViewAgent):
             c, me, forehand, deals, self.solver, lambda t: hand_game_value(c, t), self._deadline
         )
 
+    def _score(self, outs: list, contract: Contract, bid: int) -> float:
+        return search.expected_score(outs, contract, bid, self.options.slack)
+
     def _start_clock(self) -> None:
         cap = self.options.phase_seconds
         self._deadline = None if cap is None else time.perf_counter() + cap
@@ -281,7 +287,7 @@ class PimcAgent(ViewAgent):
                     break
                 outs = self._pickup_outcomes(view, g, worlds, 0)
                 for value in BID_VALUES:
-                    if search.expected_score(outs, Contract(g), value) <= BID_MARGIN:
+                    if self._score(outs, Contract(g), value) <= BID_MARGIN:
                         break
                     limit = max(limit, value)
             self._cache[key] = limit
@@ -298,12 +304,12 @@ class PimcAgent(ViewAgent):
                 if self._late():
                     break
                 outs = self._pickup_outcomes(view, g, worlds, view.bid)
-                best_pickup = max(best_pickup, search.expected_score(outs, Contract(g), view.bid))
+                best_pickup = max(best_pickup, self._score(outs, Contract(g), view.bid))
                 if sum(o.won for o in outs) < HAND_MIN_WINS * len(outs):
                     continue
                 hand_outs = self._hand_outcomes(view, g, worlds)
                 c = Contract(g, hand=True)
-                score = search.expected_score(hand_outs, c, view.bid)
+                score = self._score(hand_outs, c, view.bid)
                 if score > best_hand:
                     best_hand, plan = score, c
             self._cache[key] = plan if best_hand > best_pickup else None
@@ -336,7 +342,7 @@ class PimcAgent(ViewAgent):
                         c, view.seat, (view.dealer + 1) % 3, deals, self.solver,
                         lambda t, c=c: hand_game_value(c, t), self._deadline,
                     )  # fmt: skip
-                    score = search.expected_score(outs, c, view.bid)
+                    score = self._score(outs, c, view.bid)
                     if score > best[0]:
                         best = (score, g, pair)
             self._cache[key] = best[1:]

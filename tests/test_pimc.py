@@ -207,3 +207,16 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
     times = bench_pimc.time_spec("pimc:play_only,worlds=1,cap=off", games=1, seed=3)
     assert any(k.startswith("play") for k in times)
     assert all(t >= 0 for ts in times.values() for t in ts)
+
+
+def test_expected_score_rules() -> None:
+    """Won: value + 50; lost: -2 value - 50; below the bid: lost at the overbid value;
+    slack moves a share of the losses to wins."""
+    from skat_env.search.pimc import Outcome, expected_score
+
+    c = Contract(0)  # clubs, base 12
+    outs = [Outcome(True, 36, 1.0), Outcome(False, 36, 1.0)]
+    assert expected_score(outs, c, 36) == ((36 + 50) + (-2 * 36 - 50)) / 2
+    assert expected_score(outs, c, 40) == -2 * 48 - 50  # overbid: next multiple of 12
+    assert expected_score(outs, c, 36, slack=0.5) > expected_score(outs, c, 36)
+    assert expected_score(outs, c, 36, slack=1.0) == 36 + 50

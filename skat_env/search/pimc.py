@@ -255,9 +255,13 @@ def contract_outcomes(
     return out
 
 
-def expected_score(outcomes: Sequence[Outcome], contract: Contract, bid: int) -> float:
+def expected_score(
+    outcomes: Sequence[Outcome], contract: Contract, bid: int, slack: float = 0.0
+) -> float:
     """Mean declarer list score plus Seeger-Fabian bonus/penalty (``+value+50`` won,
-    ``-2 value - 50`` lost; a value below ``bid`` is lost at the overbid rule's value)."""
+    ``-2 value - 50`` lost; a value below ``bid`` is lost at the overbid rule's value).
+    ``slack``: the share of double-dummy losses counted as wins (real defenders do not
+    see the declarer's cards)."""
     from ..core.tables import BASE_VALUES
 
     total = weight = 0.0
@@ -267,7 +271,8 @@ def expected_score(outcomes: Sequence[Outcome], contract: Contract, bid: int) ->
             lost = -(-bid // base) * base
             sf = -2 * lost - 50
         else:
-            sf = o.value + 50 if o.won else -2 * o.value - 50
+            won = 1.0 if o.won else slack
+            sf = won * (o.value + 50) - (1 - won) * (2 * o.value + 50)
         total += o.weight * sf
         weight += o.weight
     return total / weight if weight else 0.0
