@@ -39,12 +39,34 @@ def _low_index(bit: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _popcount(m: int) -> int:
+    """Set bits of a 32-bit card set (SWAR)."""
+    m = m - ((m >> 1) & 0x55555555)
+    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F
+    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _points(pts, m: int) -> int:
+    """Card points of a card set: ``pts[32 + 256 * i + byte]`` holds the points of byte ``i``."""
+    return (
+        pts[32 + (m & 255)]
+        + pts[288 + ((m >> 8) & 255)]
+        + pts[544 + ((m >> 16) & 255)]
+        + pts[800 + ((m >> 24) & 255)]
+    )
+
+
+@njit(cache=True, inline="always")
 def _beats(eff, c: int, b: int) -> bool:
     return c > b and (eff[c] == eff[b] or eff[c] == TRUMP)
 
 
 @njit(cache=True)
-def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode, hint):
+def _gen_moves(
+    eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode, hint, is_max
+):
     """Write the moves to search at this node into ``ws[depth]``, best guess first.
 
     Of a run of cards the player holds that are adjacent among the live cards of their
@@ -69,11 +91,19 @@ def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_w
             if nxt_bit & hand and (mode != MODE_POINTS or pts[_low_index(nxt_bit)] == pts[c]):
                 continue  # equivalent to the next stronger card of the same run
         if ntr == 0:
-            score = c  # lead high cards first
+            if above == 0 and eff[c] != TRUMP:
+                score = 100 + pts[c]  # cash a master card
+            elif eff[c] == TRUMP:
+                score = 64 + c if is_max else c - 32  # the declarer draws trumps
+            else:
+                score = 32 - pts[c]
         elif mine_winning:
             score = 64 + pts[c] * 2 - (1 if _beats(eff, c, win_card) else 0)
         elif _beats(eff, c, win_card):
-            score = 200 + pts[win_card] - c  # cheapest winning card first
+            if ntr == 2 and eff[c] == eff[c0]:
+                score = 200 + pts[c]  # last to play, following: win with the most points
+            else:
+                score = 200 - c  # cheapest winning card first
         else:
             score = 32 - pts[c] * 2 - c // 8  # dump the cheapest card
         if c == hint:
@@ -90,20 +120,19 @@ def _gen_moves(eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_w
 
 
 # Fields of a search frame (one row of the frame stack per depth).
-H0, H1, H2, LEAD, NTR, C0, C1, REM, NEED, KEY, KEYB, SLOT, NMOV, IMOV, ISMAX = range(15)
-PLAYER, WCARD, WSEAT, GOT, BEST = range(15, 20)
-NUM_FIELDS = 20
+H0, H1, H2, LEAD, NTR, C0, C1, REM, ALPHA, BETA, KEY, KEYB, SLOT, NMOV, IMOV = range(15)
+ISMAX, PLAYER, WCARD, WSEAT, GOT, BEST, ALPHA0, BETA0 = range(15, 23)
+NUM_FIELDS = 23
 
 
 @njit(cache=True, inline="always")
 def _store(keys, lbs, ubs, mvs, fr, sp, r, move):
-    """Record a finished trick-boundary node's fail-soft result ``r`` as a bound (a lower
-    bound if it reaches the node's need, else an upper one) and the move that settled it
-    (-1 if none)."""
+    """Record a finished trick-boundary node's fail-soft value ``r`` in the table: an upper
+    bound at or below its window, a lower bound at or above it, else exact; and the move
+    that settled it (-1 if none)."""
     ka = fr[sp, KEY]
     kb = fr[sp, KEYB]
     slot = fr[sp, SLOT]
-    need = fr[sp, NEED]
     if keys[slot, 0] != ka or keys[slot, 1] != kb:
         keys[slot, 0] = ka
         keys[slot, 1] = kb
@@ -112,10 +141,9 @@ def _store(keys, lbs, ubs, mvs, fr, sp, r, move):
         mvs[slot] = -1
     if move >= 0:
         mvs[slot] = move
-    if r >= need:
-        if lbs[slot] < r:
-            lbs[slot] = r
-    elif ubs[slot] > r:
+    if r > fr[sp, ALPHA0] and lbs[slot] < r:
+        lbs[slot] = r
+    if r < fr[sp, BETA0] and ubs[slot] > r:
         ubs[slot] = r
 
 
@@ -150,12 +178,7 @@ def _canon_key(blocks, h0, h1, h2):
         lv = live & bm
         if lv == 0:
             continue
-        n = 0
-        m = lv
-        while m:
-            m &= m - 1
-            n += 1
-        low = blocks[b, 1] - n + 1  # first destination bit
+        low = blocks[b, 1] - _popcount(lv) + 1  # first destination bit
         if lv == bm & ~((1 << low) - 1):
             continue  # already packed
         n0 = h0 & ~bm
@@ -187,12 +210,7 @@ def _top_bit(m):
 @njit(cache=True, inline="always")
 def _count(pts, mode, m):
     """Units of the cards in ``m`` won one per trick: points, or tricks (one per card)."""
-    total = 0
-    while m:
-        b = m & -m
-        m ^= b
-        total += pts[_low_index(b)] if mode == MODE_POINTS else 1
-    return total
+    return _points(pts, m) if mode == MODE_POINTS else _popcount(m)
 
 
 @njit(cache=True)
@@ -220,25 +238,20 @@ def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem):
 @njit(cache=True)
 def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp):
     """Open the node in frame ``sp``: -1 if its moves were generated (search on), else a
-    fail-soft bound on its value settled without search (>= need: a lower bound, else an
-    upper one)."""
-    need = fr[sp, NEED]
+    fail-soft value settled without search (<= alpha: an upper bound, >= beta: a lower one,
+    else exact)."""
+    alpha = fr[sp, ALPHA]
+    beta = fr[sp, BETA]
     rem = fr[sp, REM]
-    if need <= 0:
+    if beta <= 0:
         return 0
-    if need > rem:
+    if alpha >= rem:
         return rem
     ctr[0] += 1
     h0, h1, h2 = fr[sp, H0], fr[sp, H1], fr[sp, H2]
     leader, ntr = fr[sp, LEAD], fr[sp, NTR]
     if ntr == 0 and h0 & (h0 - 1) == 0:  # last trick: one card each, nothing to choose
         return _last_trick(eff, pts, decl, mode, h0, h1, h2, leader)
-    if ntr == 0 and mode != MODE_TRICKS_MIN:
-        lo, hi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem)
-        if need <= lo:
-            return lo
-        if need > hi:
-            return hi
     hint = -1
     if ntr == 0:
         ka, kb = _canon_key(blocks, h0, h1, h2)
@@ -248,12 +261,24 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
         fr[sp, KEY] = ka
         fr[sp, KEYB] = kb
         fr[sp, SLOT] = slot
+        lo = 0
+        hi = rem
         if keys[slot, 0] == ka and keys[slot, 1] == kb:
-            if lbs[slot] >= need:
-                return lbs[slot]
-            if ubs[slot] < need:
-                return ubs[slot]
+            lo = lbs[slot]
+            hi = ubs[slot]
             hint = mvs[slot]
+        if mode != MODE_TRICKS_MIN:
+            slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem)
+            lo = max(lo, slo)
+            hi = min(hi, shi)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo - 1)  # narrow the window to the known bounds
+        beta = min(beta, hi + 1)
+        fr[sp, ALPHA] = alpha
+        fr[sp, BETA] = beta
     player = leader + ntr
     if player >= 3:
         player -= 3
@@ -275,11 +300,13 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
     is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
     mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
     fr[sp, NMOV] = _gen_moves(
-        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode, hint
+        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode, hint, is_max
     )
     fr[sp, IMOV] = 0
     fr[sp, ISMAX] = 1 if is_max else 0
-    fr[sp, BEST] = 0 if is_max else rem
+    fr[sp, BEST] = -1 if is_max else rem + 1
+    fr[sp, ALPHA0] = alpha
+    fr[sp, BETA0] = beta
     fr[sp, PLAYER] = player
     fr[sp, WCARD] = win_card
     fr[sp, WSEAT] = win_seat
@@ -302,7 +329,8 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
         fr[ch, C0] = c if ntr == 0 else fr[sp, C0]
         fr[ch, C1] = c if ntr == 1 else -1
         fr[ch, REM] = fr[sp, REM]
-        fr[ch, NEED] = fr[sp, NEED]
+        fr[ch, ALPHA] = fr[sp, ALPHA]
+        fr[ch, BETA] = fr[sp, BETA]
         fr[ch, GOT] = 0
         return
     win_card = fr[sp, WCARD]
@@ -314,23 +342,23 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
     fr[ch, C1] = -1
     got = units if winner == decl else 0
     fr[ch, REM] = fr[sp, REM] - units
-    fr[ch, NEED] = fr[sp, NEED] - got
+    fr[ch, ALPHA] = fr[sp, ALPHA] - got
+    fr[ch, BETA] = fr[sp, BETA] - got
     fr[ch, GOT] = got
 
 
 @njit(cache=True)
 def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-            h0, h1, h2, leader, ntr, c0, c1, rem, need):  # fmt: skip
-    """Fail-soft zero-window search: a bound ``r`` on the declarer's units from here, with
-    ``r >= need`` (then the value is at least ``r``: the max side reaches ``need``) or
-    ``r < need`` (the value is at most ``r``).
+            h0, h1, h2, leader, ntr, c0, c1, rem, alpha, beta):  # fmt: skip
+    """Fail-soft alpha-beta: the declarer's units from here if they lie strictly inside
+    ``(alpha, beta)``, else an upper bound ``<= alpha`` or a lower bound ``>= beta``.
 
     ``rem`` is the number of units still open (the current trick's cards included).
-    Depth-first alpha-beta on an explicit frame stack (numba cannot cache recursion).
+    Depth-first on an explicit frame stack (numba cannot cache recursive functions).
     """
     fr[0, H0], fr[0, H1], fr[0, H2] = h0, h1, h2
     fr[0, LEAD], fr[0, NTR], fr[0, C0], fr[0, C1] = leader, ntr, c0, c1
-    fr[0, REM], fr[0, NEED], fr[0, GOT] = rem, need, 0
+    fr[0, REM], fr[0, ALPHA], fr[0, BETA], fr[0, GOT] = rem, alpha, beta, 0
     sp = 0
     while True:
         r = _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp)
@@ -341,19 +369,26 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
                     return r
                 r += fr[sp, GOT]  # the move's value seen from the parent
                 sp -= 1
-                is_max = fr[sp, ISMAX] == 1
-                if (r >= fr[sp, NEED]) == is_max:  # cutoff: the parent is settled too
+                cut = False
+                if fr[sp, ISMAX] == 1:
+                    if r > fr[sp, BEST]:
+                        fr[sp, BEST] = r
+                        if r > fr[sp, ALPHA]:
+                            fr[sp, ALPHA] = r
+                            cut = r >= fr[sp, BETA]
+                elif r < fr[sp, BEST]:
+                    fr[sp, BEST] = r
+                    if r < fr[sp, BETA]:
+                        fr[sp, BETA] = r
+                        cut = r <= fr[sp, ALPHA]
+                if cut:  # the parent is settled too
                     if fr[sp, NTR] == 0:
                         _store(keys, lbs, ubs, mvs, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
                     continue
-                if is_max:
-                    fr[sp, BEST] = max(fr[sp, BEST], r)
-                else:
-                    fr[sp, BEST] = min(fr[sp, BEST], r)
                 fr[sp, IMOV] += 1
                 done = False
             i = fr[sp, IMOV]
-            if i >= fr[sp, NMOV]:  # every move failed: the node goes to the other side
+            if i >= fr[sp, NMOV]:  # every move searched
                 r = fr[sp, BEST]
                 if fr[sp, NTR] == 0:
                     _store(keys, lbs, ubs, mvs, fr, sp, r, -1)
@@ -367,19 +402,9 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
 @njit(cache=True)
 def _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
            h0, h1, h2, leader, ntr, c0, c1, rem):  # fmt: skip
-    """Exact minimax value (declarer's units from here): zero-window probes at the middle
-    of the bounds known so far; each fail-soft answer moves one bound past the probe."""
-    lo = 0
-    hi = rem
-    while lo < hi:
-        need = (lo + hi + 1) // 2
-        r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-                    h0, h1, h2, leader, ntr, c0, c1, rem, need)  # fmt: skip
-        if r >= need:
-            lo = r
-        else:
-            hi = r
-    return lo
+    """Exact minimax value (declarer's units from here): one full-window search."""
+    return _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
+                   h0, h1, h2, leader, ntr, c0, c1, rem, -1, rem + 1)  # fmt: skip
 
 
 @njit(cache=True)
@@ -435,5 +460,6 @@ def _root_moves(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl,
             out[card] = got + v
         else:
             r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode,
-                        game, a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got)  # fmt: skip
+                        game, a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got - 1,
+                        need - got)  # fmt: skip
             out[card] = 1 if r >= need - got else 0

@@ -32,7 +32,7 @@ def _layouts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
     to_card = np.zeros((NUM_GAMES, NUM_CARDS), dtype=np.int64)
     eff = np.zeros((NUM_GAMES, NUM_CARDS), dtype=np.int64)
     smask = np.zeros((NUM_GAMES, 5), dtype=np.int64)
-    pts = np.zeros((NUM_GAMES, NUM_CARDS), dtype=np.int64)
+    pts = np.zeros((NUM_GAMES, NUM_CARDS + 4 * 256), dtype=np.int64)  # cards, then bytes
     for g in range(NUM_GAMES):
         es, st = EFFECTIVE_SUIT[g], STRENGTH[g]
         order = sorted(range(NUM_CARDS), key=lambda c, es=es, st=st: (es[c] == TRUMP, es[c], st[c]))
@@ -42,6 +42,10 @@ def _layouts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
             eff[g, k] = es[card]
             pts[g, k] = CARD_POINTS[card]
             smask[g, es[card]] |= 1 << k
+        for i in range(4):  # points of every byte of a layout card set
+            for byte in range(256):
+                cards = [8 * i + b for b in range(8) if byte >> b & 1]
+                pts[g, NUM_CARDS + 256 * i + byte] = sum(pts[g, k] for k in cards)
         for s in range(5):  # each effective suit must be one contiguous run of bits
             m = int(smask[g, s])
             run = m // (m & -m) if m else 0
@@ -274,7 +278,9 @@ class Solver:
         a = self._args(g, mode)
         a = a[:11] + (pos.declarer,) + a[12:]
         rem = self._units_left(pos, mode)
-        r = K._search(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need)
+        r = K._search(
+            *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need - 1, need
+        )
         return r >= need
 
     # --- queries ---
