@@ -64,7 +64,7 @@ GATE_MARGIN = -2.0  # heuristic threshold shift below which a hand is not solved
 
 @dataclass(frozen=True)
 class PimcOptions:
-    """Search sizes: card-play worlds (and time cap), worlds for the contract decisions."""
+    """Search sizes and switches (the spec options of :func:`parse_options`)."""
 
     worlds: int = 8
     seconds: float = 0.4  # card play: expected seconds per decision (see SearchConfig.budget)
@@ -76,6 +76,13 @@ class PimcOptions:
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
     # contracts can take seconds each, so the cap is a wall-clock one.
     phase_seconds: float | None = 3.0
+
+    def __post_init__(self) -> None:
+        if self.bid_worlds < 1:
+            raise ValueError(f"bid_worlds must be >= 1, got {self.bid_worlds}")
+        if not 0.0 <= self.slack <= 1.0:
+            raise ValueError(f"slack must be in [0, 1], got {self.slack}")
+        self.card_config()  # validates worlds and seconds
 
     def card_config(self) -> search.SearchConfig:
         cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)

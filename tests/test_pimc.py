@@ -159,7 +159,15 @@ def test_spec_options() -> None:
     assert opts.phase_seconds is None and parse_options("cap=1.5").phase_seconds == 1.5
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
-    for bad in ("pimc:worlds=0", "pimc:seconds=x", "pimc:turbo", "pimc:infer=2", "pimc:cap=0"):
+    for bad in (
+        "pimc:worlds=0",
+        "pimc:seconds=x",
+        "pimc:turbo",
+        "pimc:infer=2",
+        "pimc:cap=0",
+        "pimc:slack=2",
+        "pimc:bid_worlds=0",
+    ):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
 
