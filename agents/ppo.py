@@ -30,7 +30,7 @@ class PPOAgent(Agent):
         if not zipfile.is_zipfile(self.path):
             raise ValueError(f"{str(self.path)!r} is not a saved model (.zip)")
         self.name = f"ppo:{path}"
-        self._policy: Any = None
+        self._model: Any = None
 
     @classmethod
     def from_policy(cls, policy: Any, name: str = "ppo") -> PPOAgent:
@@ -39,20 +39,20 @@ class PPOAgent(Agent):
 
         agent = cls.__new__(cls)
         agent.path, agent.name = None, name
-        agent._policy = NumpyPolicy.from_policy(policy)
+        agent._model = NumpyPolicy.from_policy(policy)
         return agent
 
     @property
     def policy(self) -> Any:
         """The :class:`~skat_env.integrations.sb3.NumpyPolicy`, loaded on first use."""
-        if self._policy is None:
+        if self._model is None:
             from skat_env.integrations.sb3 import NumpyPolicy
 
             try:
-                self._policy = NumpyPolicy.load(self.path)
+                self._model = NumpyPolicy.load(self.path)
             except Exception as e:  # a zip that is not an sb3 model
                 raise ValueError(f"cannot load MaskablePPO model {str(self.path)!r}: {e}") from None
-        return self._policy
+        return self._model
 
     def act(self, observation: dict[str, Any]) -> int:
         return self.policy.act(observation)
@@ -65,7 +65,7 @@ class PPOAgent(Agent):
         """Pickle without a file's loaded weights (worker processes load their own copy)."""
         state = self.__dict__.copy()
         if self.path is not None:
-            state["_policy"] = None
+            state["_model"] = None
         return state
 
 
