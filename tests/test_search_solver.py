@@ -4,6 +4,8 @@ and bad input."""
 from __future__ import annotations
 
 import functools
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -253,3 +255,27 @@ def test_solver_reuse_across_deals_matches_fresh():
     for seed in range(6):
         p = _random_position(seed, seed % 5, 5, seed % 3)
         assert shared.solve(p) == Solver(tt_bits=12).solve(p)
+
+
+# --- the benchmark runs ---
+
+
+def test_bench_solver_smoke(capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_solver
+
+    assert bench_solver.main(["--deals", "2", "--kinds", "null,suit", "--tt-bits", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "suit   solve" in out and "null   best_moves" in out and "reaches 61" in out
+    with pytest.raises(SystemExit):
+        bench_solver.main(["--kinds", "bridge"])
+    # The benchmark's full deals are consistent positions: the exact value is reachable and
+    # one point more is not, and the declarer's best first card achieves it.
+    solver = Solver(tt_bits=16)
+    for kind in ("suit", "grand"):
+        p = bench_solver.deal_position(3, kind)
+        value = solver.solve(p)
+        assert solver.reaches(p, value) and not solver.reaches(p, value + 1)
+        moves = solver.best_moves(p)
+        pick = max if p.to_move == p.declarer else min
+        assert pick(moves.values()) == value

@@ -402,9 +402,20 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
 @njit(cache=True)
 def _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
            h0, h1, h2, leader, ntr, c0, c1, rem):  # fmt: skip
-    """Exact minimax value (declarer's units from here): one full-window search."""
-    return _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-                   h0, h1, h2, leader, ntr, c0, c1, rem, -1, rem + 1)  # fmt: skip
+    """Exact minimax value (declarer's units from here): zero-window probes at the middle of
+    the bounds known so far (fewer nodes here than one full-window search); each fail-soft
+    answer moves one bound past the probe."""
+    lo = 0
+    hi = rem
+    while lo < hi:
+        need = (lo + hi + 1) // 2
+        r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
+                    h0, h1, h2, leader, ntr, c0, c1, rem, need - 1, need)  # fmt: skip
+        if r >= need:
+            lo = r
+        else:
+            hi = r
+    return lo
 
 
 @njit(cache=True)
