@@ -54,6 +54,11 @@ class Args:
     reward_scale: float = _f(0.01, "multiplies the game reward (values are in the hundreds)")
     seat: int = _f(-1, "learner seat 0, 1, 2, or -1 for a random seat each game")
     bc_games: int = _f(12_000, "warm start: clone the heuristic from N of its games (0: none)")
+    bc_data: str = _f(
+        "",
+        "clone these recorded decisions instead (python -m "
+        "skat_env.integrations.distill --teacher pimc --out DIR)",
+    )
     bc_epochs: int = _f(5, "behaviour-cloning passes over the heuristic's decisions")
     bc_learning_rate: float = _f(1e-3, "Adam learning rate of the behaviour cloning")
     bc_batch_size: int = _f(1024, "behaviour-cloning minibatch size")
@@ -127,6 +132,8 @@ def validate(args: Args) -> dict[str, float]:
         if not ok:
             raise UsageError(message)
     net_arch(args)
+    if args.bc_data and not any(Path(args.bc_data).glob("shard_*.npz")):
+        raise UsageError(f"--bc-data: no shard_*.npz files in {args.bc_data}")
     try:
         return sb3.parse_opponents(args.opponents)
     except ValueError as e:
@@ -230,16 +237,24 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
 
     budget = 60 * args.max_minutes
     games = min(args.bc_games, max(1, args.timesteps // 33))
-    if games < args.bc_games:
-        write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
-    data = sb3.heuristic_decisions(
-        games,
-        args.seed,
-        args.reward_mode,
-        args.reward_scale,
-        progress=args.progress,
-        deadline=t0 + 0.15 * budget if budget else None,
-    )
+    if args.bc_data:
+        from skat_env.integrations.distill import load_shards
+
+        try:
+            data = load_shards(Path(args.bc_data), args.reward_mode, args.reward_scale)
+        except ValueError as e:
+            raise UsageError(f"--bc-data: {e}") from None
+    else:
+        if games < args.bc_games:
+            write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
+        data = sb3.heuristic_decisions(
+            games,
+            args.seed,
+            args.reward_mode,
+            args.reward_scale,
+            progress=args.progress,
+            deadline=t0 + 0.15 * budget if budget else None,
+        )
     if not data["games"]:
         write("behaviour cloning: no heuristic game finished within the budget; PPO from scratch")
         return
@@ -257,7 +272,8 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     (run_dir / "bc.json").write_text(json.dumps(stats, indent=1))
     sb3.save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO
     write(
-        f"behaviour cloning: {stats['decisions']:,} decisions of {stats['games']:,} heuristic "
+        f"behaviour cloning: {stats['decisions']:,} decisions of {stats['games']:,} "
+        f"{'recorded' if args.bc_data else 'heuristic'} "
         f"games, {stats['epochs']:.1f} epochs: held-out agreement {stats['accuracy']:.1%} "
         f"(chance {stats['chance']:.1%}), value loss {stats['value_loss']:.3f}, "
         f"{stats['seconds']:.0f} s"
@@ -303,7 +319,8 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
     )
     try:
         # --- warm start: imitate the heuristic ---------------------------------------------------
-        if start == 0 and args.bc_games and not (run_dir / "bc.json").exists():
+        clone = args.bc_games or args.bc_data
+        if start == 0 and clone and not (run_dir / "bc.json").exists():
             warm_start(model, args, run_dir, t0)
         slots.fill(model.policy)  # self-play needs an opponent from the first game
         if start == 0 and not args.resume:

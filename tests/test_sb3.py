@@ -216,3 +216,31 @@ def test_bench_train_prints_both_paths_and_their_ratio(capsys):
     assert "single (8 envs)" in out and "vector (256 games)" in out and "batched / single" in out
     with pytest.raises(SystemExit):
         bench_train.main(["--rollouts", "0"])
+
+
+# --- distillation data ------------------------------------------------------------------------
+def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path, capsys):
+    from skat_env.integrations import distill
+
+    out = tmp_path / "data"
+    assert distill.main(["--teacher", "heuristic", "--games", "3", "--shard-games", "2",
+                         "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    shards = sorted(out.glob("shard_*.npz"))
+    assert [p.name for p in shards] == ["shard_00000.npz", "shard_00001.npz"]
+    first = shards[0].stat().st_mtime_ns
+    distill.main(["--teacher", "heuristic", "--games", "5", "--shard-games", "2",
+                  "--out", str(out), "--no-progress"])  # fmt: skip
+    assert len(list(out.glob("shard_*.npz"))) == 3 and shards[0].stat().st_mtime_ns == first
+    data = distill.load_shards(out, "seeger_fabian", reward_scale=0.01)
+    n = len(data["move"])
+    assert data["games"] == 6 and data["obs"].shape == (n, 450)
+    assert data["mask"][np.arange(n), data["move"]].all()
+    # shard 0 is the heuristic's games of seed 0, rewards as recorded
+    again = distill.record_games(make_agent("heuristic"), 2, 0, "seeger_fabian")
+    m = len(again["move"])
+    assert np.array_equal(again["move"], data["move"][:m])
+    assert np.allclose(again["return"] * 0.01, data["return"][:m])
+    with pytest.raises(ValueError, match="reward mode"):
+        distill.load_shards(out, "zero_sum")
+    with pytest.raises(SystemExit):
+        distill.main(["--teacher", "nobody", "--out", str(out)])

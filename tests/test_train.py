@@ -246,3 +246,13 @@ def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
     capsys.readouterr()
     assert train.main(["--name", "bc1", "--resume", "--timesteps", "384", "--no-progress"]) == 0
     assert "behaviour cloning:" not in capsys.readouterr().out
+
+
+def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
+    from skat_env.integrations import distill
+
+    distill.write_shards("heuristic", 4, in_tmp / "data", shard_games=2, progress=False)
+    assert run("--name", "d", "--bc-data", str(in_tmp / "data"), "--eval-every", "0") == 0
+    assert "decisions of 4 recorded games" in capsys.readouterr().out
+    assert run("--name", "e", "--bc-data", str(in_tmp / "none")) == 2
+    assert "no shard_*.npz files" in capsys.readouterr().err

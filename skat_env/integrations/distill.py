@@ -1,0 +1,122 @@
+"""Record a teacher's decisions for behaviour cloning (distillation from search).
+
+    python -m skat_env.integrations.distill --teacher pimc --games 2000 --out data/pimc
+    python train.py --bc-data data/pimc            # clone those decisions, then PPO
+
+The teacher (any agent spec: ``pimc``, ``heuristic``, ``ppo:PATH``) plays all three seats of
+random deals. Every decision gives the acting seat's observation and legal mask (what the
+learner seat sees), the teacher's move and that seat's final reward (the value head's target),
+saved in compressed NumPy shards of ``--shard-games`` games (``shard_00000.npz``, ...). Shard
+``k`` always holds the same deals (seed ``seed + k``), so a stopped run resumes by skipping the
+shards already written, and more ``--games`` later only adds shards. Search teachers are slow
+(``pimc``: about 0.1-0.3 s per decision on one core), hence the shards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..core.game import Game
+from ..core.rewards import REWARD_MODES, rewards_of
+from ..encoding.observation import observe
+from ..envs.single_agent import decide
+
+
+def record_games(teacher, games: int, seed: int, reward_mode: str) -> dict[str, np.ndarray]:
+    """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards)."""
+    rng = np.random.default_rng(seed)
+    obs, masks, moves, returns = [], [], [], []
+    for _ in range(games):
+        game, seats = Game.random(rng), []
+        if callable(getattr(teacher, "reset", None)):
+            teacher.reset(int(rng.integers(2**31)))
+        while not game.is_over:
+            seat = game.to_act
+            o = observe(game, seat)
+            move = decide(teacher, game, seat)
+            obs.append(o["observation"])
+            masks.append(o["action_mask"].astype(bool))
+            moves.append(move)
+            seats.append(seat)
+            game.step(move)
+        reward = rewards_of(game.result, reward_mode)
+        returns.extend(float(reward[s]) for s in seats)
+    return {"obs": np.array(obs, np.float32), "mask": np.array(masks, bool),
+            "move": np.array(moves, np.int64), "return": np.array(returns, np.float32)}  # fmt: skip
+
+
+def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
+                 shard_games: int = 50, reward_mode: str = "seeger_fabian",
+                 progress: bool = True) -> list[Path]:  # fmt: skip
+    """Write the shards of ``games`` games to ``out`` (those present are kept); return all."""
+    from tqdm import tqdm
+
+    from agents.registry import make_agent
+
+    out.mkdir(parents=True, exist_ok=True)
+    teacher = make_agent(teacher_spec, seed=seed)
+    n_shards = -(-games // shard_games)
+    paths = [out / f"shard_{k:05d}.npz" for k in range(n_shards)]
+    todo = [k for k, p in enumerate(paths) if not p.exists()]
+    bar = tqdm(total=n_shards * shard_games, initial=(n_shards - len(todo)) * shard_games,
+               unit="game", desc=f"{teacher_spec} games", disable=not progress)  # fmt: skip
+    for k in todo:
+        data = record_games(teacher, shard_games, seed + k, reward_mode)
+        tmp = paths[k].with_name(paths[k].stem + ".tmp.npz")
+        np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode,
+                            games=shard_games)  # fmt: skip
+        os.replace(tmp, paths[k])  # a shard is there whole or not at all
+        bar.update(shard_games)
+    bar.close()
+    return paths
+
+
+def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict[str, np.ndarray]:
+    """All shards in ``path`` as one data set for :func:`.sb3.behaviour_clone` (returns times
+    ``reward_scale``); ``ValueError`` when they were recorded under another reward mode."""
+    files = sorted(Path(path).glob("shard_*.npz"))
+    if not files:
+        raise FileNotFoundError(f"no shard_*.npz files in {path}")
+    parts = [np.load(f) for f in files]
+    modes = {str(p["reward_mode"]) for p in parts}
+    if modes != {reward_mode}:
+        raise ValueError(f"{path}: recorded under reward mode {', '.join(sorted(modes))}, "
+                         f"not {reward_mode}")  # fmt: skip
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "move", "return")}
+    data["return"] = data["return"] * np.float32(reward_scale)
+    data["games"] = int(sum(int(p["games"]) for p in parts))
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m skat_env.integrations.distill",
+                                 description=__doc__.splitlines()[0])  # fmt: skip
+    ap.add_argument("--teacher", default="pimc", help="agent spec of the teacher")
+    ap.add_argument("--games", type=int, default=1000, help="games to record in all")
+    ap.add_argument("--out", type=Path, required=True, help="folder of the shards")
+    ap.add_argument("--seed", type=int, default=0, help="shard k plays the deals of seed + k")
+    ap.add_argument("--shard-games", type=int, default=50, help="games per shard")
+    ap.add_argument("--reward-mode", default="seeger_fabian", choices=REWARD_MODES)
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.shard_games < 1:
+        ap.error("--games and --shard-games must be at least 1")
+    from agents.registry import AgentSpecError, check_spec
+
+    try:
+        check_spec(args.teacher)
+    except AgentSpecError as e:
+        ap.error(str(e))
+    paths = write_shards(args.teacher, args.games, args.out, args.seed, args.shard_games,
+                         args.reward_mode, progress=not args.no_progress)  # fmt: skip
+    print(f"{len(paths)} shards of {args.shard_games} games in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
