@@ -233,15 +233,16 @@ class Inference:
         return w
 
     def _bidder_weight(self, seat: int, ten: int) -> float:
-        """A seat's bids say its hand is worth at least what it bid, and passing says it
-        is worth less than the next step."""
+        """A seat's bids say its hand is worth at least what it bid; passing says it is
+        worth less than the bid it was asked for, at most the step above the current bid
+        (which bid that was the view does not tell)."""
         view = self.view
         value = self.hand_value(ten, seat == self.forehand)
         w = 1.0
         if view.bids[seat]:
             w *= _sigmoid((value - view.bids[seat] + 1) / BID_SCALE * 2)
         if view.passed >> seat & 1:
-            limit = _next_bid(view.bids[seat]) if view.bids[seat] else BID_VALUES[0]
+            limit = _next_bid(view.bid) if view.bid else BID_VALUES[0]
             w *= _sigmoid((limit - value + BID_SCALE / 2) / BID_SCALE * 2)
         return w
 
