@@ -279,3 +279,20 @@ def test_bench_solver_smoke(capsys):
         moves = solver.best_moves(p)
         pick = max if p.to_move == p.declarer else min
         assert pick(moves.values()) == value
+
+
+def test_from_game_counts_the_skat_for_the_declarer():
+    g = Game.random(7)
+    for m in ["18", "pass", "pass", "hand", "clubs"]:
+        g.play(m)
+    p = Position.from_game(g)
+    assert p.declarer == g.declarer and p.game == 0 and p.leader == g.forehand
+    assert p.declarer_points == sum(CARD_POINTS[c] for c in range(32) if g.skat >> c & 1)
+    for _ in range(4):  # mid-trick, after a trick: the points still add up to 120
+        g.step(g.legal_actions()[0])
+    p = Position.from_game(g)
+    live = p.hands[0] | p.hands[1] | p.hands[2] | mask_of(p.trick)
+    left = sum(CARD_POINTS[c] for c in range(32) if live >> c & 1)
+    assert p.declarer_points + p.defender_points + left == 120
+    assert len(p.trick) == 1 and p.declarer_tricks + p.defender_tricks == 1
+    assert 0 <= solve(p) - p.declarer_points <= left
