@@ -373,7 +373,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
     save_checkpoint(model, run_dir)
     sb3.save_atomic(model, run_dir / "final_model.zip")
     evaluator.deals = args.final_eval_deals
-    rows = evaluator.evaluate(model)
+    rows = evaluator.evaluate(model, progress=args.progress)
     return {
         "run_dir": str(run_dir),
         "final_model": str(run_dir / "final_model.zip"),

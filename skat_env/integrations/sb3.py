@@ -453,7 +453,9 @@ EVAL_COLUMNS = (
 )
 
 
-def duplicate_eval(learner: Any, opponent: str, deals: int, seed: int, workers: int = 1) -> dict:
+def duplicate_eval(
+    learner: Any, opponent: str, deals: int, seed: int, workers: int = 1, progress: bool = False
+) -> dict:
     """The learner against two copies of ``opponent`` on duplicate deals
     (:func:`skat_env.tournament.evaluate`): ``sf``, the learner's Seeger-Fabian points per
     game, and ``diff``, its per-deal difference to the opponent's (who is better), each with
@@ -462,7 +464,7 @@ def duplicate_eval(learner: Any, opponent: str, deals: int, seed: int, workers: 
 
     t = time.perf_counter()
     res = tournament.evaluate(
-        [learner, opponent, opponent], deals=deals, seed=seed, workers=workers
+        [learner, opponent, opponent], deals=deals, seed=seed, workers=workers, progress=progress
     )
     me = learner.name
     a = res["agents"][me]
@@ -645,14 +647,14 @@ class DuplicateEvalCallback(BaseCallback):
         self.until: int | None = None  # periodic evaluations stop here (the final one follows)
         self.last: list[dict] = []
 
-    def evaluate(self, model: Any) -> list[dict]:
+    def evaluate(self, model: Any, progress: bool = False) -> list[dict]:
         from agents.ppo import PPOAgent
 
         learner = PPOAgent.from_policy(model.policy, name="learner")
         rows = [
             {
                 "timesteps": model.num_timesteps,
-                **duplicate_eval(learner, opp, self.deals, self.seed, self.workers),
+                **duplicate_eval(learner, opp, self.deals, self.seed, self.workers, progress),
             }
             for opp in self.opponents
         ]
