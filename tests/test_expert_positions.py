@@ -353,7 +353,7 @@ SPOTS = [
         ("CJ HA HK H8", "C7 S7 S8 D7", "HT HQ H9 D8"),
         leader=0,
         expected="CJ",
-        decl_points=70,
+        decl_points=78,
         why="Past 61 the declarer plays for 90: a heart first is ruffed by middlehand's C7.",
     ),
     Spot(

@@ -80,11 +80,11 @@ def test_move_depends_on_the_observation_only() -> None:
         seat = game.to_act
         obs = observe(game, seat)
         move = agents[seat].act(obs)
-        if len(game.history) % 5 == 0:
+        if len(game.history) % 7 == 0:
             assert PimcAgent(4, SMALL).act(obs) == move
             checked += 1
         game.step(move)
-    assert checked >= 4
+    assert checked >= 3
 
 
 def _swap_hidden(game: Game, seat: int) -> Game | None:
@@ -192,8 +192,9 @@ def test_utility_tracks_the_score() -> None:
 def test_tournament_smoke() -> None:
     from skat_env.tournament import evaluate
 
-    res = evaluate(["pimc:fast,worlds=1,bid_worlds=1", "heuristic", "heuristic"], deals=2, seed=0)
-    assert res["agents"]["pimc:fast,worlds=1,bid_worlds=1"]["games"] == 6
+    spec = "pimc:fast,worlds=1,bid_worlds=1,cap=off"
+    res = evaluate([spec, "heuristic", "heuristic"], deals=1, seed=0)
+    assert res["agents"][spec]["games"] == 3
 
 
 def test_rng_independent_of_numpy_global_state() -> None:
