@@ -65,7 +65,21 @@ def _beats(eff, c: int, b: int) -> bool:
 
 @njit(cache=True)
 def _gen_moves(
-    eff, smask, pts, ws, depth, hand, live, ntr, c0, win_card, mine_winning, mode, hint, is_max
+    eff,
+    smask,
+    pts,
+    ws,
+    depth,
+    hand,
+    live,
+    ntr,
+    c0,
+    win_card,
+    mine_winning,
+    mode,
+    hint,
+    is_max,
+    partner,
 ):
     """Write the moves to search at this node into ``ws[depth]``, best guess first.
 
@@ -95,6 +109,8 @@ def _gen_moves(
                 score = 100 + pts[c]  # cash a master card
             elif eff[c] == TRUMP:
                 score = 64 + c if is_max else c - 32  # the declarer draws trumps
+            elif _top_bit(live & smask[eff[c]]) & partner:
+                score = 90 - pts[c]  # lead low to the partner's master
             else:
                 score = 32 - pts[c]
         elif mine_winning:
@@ -298,9 +314,27 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
                 win_card = c1
                 win_seat = leader + 1 if leader < 2 else 0
     is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
+    partner = 0
+    if ntr == 0 and player != decl:
+        other = 3 - player - decl
+        partner = h0 if other == 0 else (h1 if other == 1 else h2)
     mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
     fr[sp, NMOV] = _gen_moves(
-        eff, smask, pts, ws, sp, hand, live, ntr, c0, win_card, mine_winning, mode, hint, is_max
+        eff,
+        smask,
+        pts,
+        ws,
+        sp,
+        hand,
+        live,
+        ntr,
+        c0,
+        win_card,
+        mine_winning,
+        mode,
+        hint,
+        is_max,
+        partner,
     )
     fr[sp, IMOV] = 0
     fr[sp, ISMAX] = 1 if is_max else 0
