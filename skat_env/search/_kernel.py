@@ -63,6 +63,15 @@ def _beats(eff, c: int, b: int) -> bool:
     return c > b and (eff[c] == eff[b] or eff[c] == TRUMP)
 
 
+@njit(cache=True, inline="always")
+def _may_beat(eff, smask, hand, card):
+    """Whether ``hand`` holds a card that beats ``card``, led alone."""
+    follow = hand & smask[eff[card]]
+    if follow:
+        return follow >= (2 << card)
+    return eff[card] != TRUMP and hand & smask[TRUMP] != 0
+
+
 @njit(cache=True)
 def _gen_moves(
     eff,
@@ -120,6 +129,8 @@ def _gen_moves(
                 score = 200 + pts[c]  # last to play, following: win with the most points
             else:
                 score = 200 - c  # cheapest winning card first
+        elif partner and _may_beat(eff, smask, partner, c0):
+            score = 48 + pts[c] * 2  # the partner, last to play, may still win: add points
         else:
             score = 32 - pts[c] * 2 - c // 8  # dump the cheapest card
         if c == hint:
@@ -314,11 +325,15 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
                 win_card = c1
                 win_seat = leader + 1 if leader < 2 else 0
     is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
+    mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
     partner = 0
-    if ntr == 0 and player != decl:
+    if ntr == 0 and player != decl:  # the other defender
         other = 3 - player - decl
         partner = h0 if other == 0 else (h1 if other == 1 else h2)
-    mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
+    elif ntr == 1 and not mine_winning and player != decl:
+        other = player + 1 if player < 2 else 0  # plays last: a partner unless the declarer
+        if other != decl:
+            partner = h0 if other == 0 else (h1 if other == 1 else h2)
     fr[sp, NMOV] = _gen_moves(
         eff,
         smask,
