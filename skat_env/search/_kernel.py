@@ -89,6 +89,7 @@ def _gen_moves(
     hint,
     is_max,
     partner,
+    last,
 ):
     """Write the moves to search at this node into ``ws[depth]``, best guess first.
 
@@ -127,6 +128,8 @@ def _gen_moves(
         elif _beats(eff, c, win_card):
             if ntr == 2 and eff[c] == eff[c0]:
                 score = 200 + pts[c]  # last to play, following: win with the most points
+            elif ntr == 1 and not _may_beat(eff, smask, last, c):
+                score = 250 - c  # the cheapest card that the last player cannot beat
             else:
                 score = 200 - c  # cheapest winning card first
         elif partner and _may_beat(eff, smask, partner, c0):
@@ -326,6 +329,10 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
                 win_seat = leader + 1 if leader < 2 else 0
     is_max = (player == decl) == (mode != MODE_TRICKS_MIN)
     mine_winning = ntr > 0 and ((win_seat == decl) == (player == decl))
+    last = 0
+    if ntr == 1:
+        other = player + 1 if player < 2 else 0
+        last = h0 if other == 0 else (h1 if other == 1 else h2)
     partner = 0
     if ntr == 0 and player != decl:  # the other defender
         other = 3 - player - decl
@@ -350,6 +357,7 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
         hint,
         is_max,
         partner,
+        last,
     )
     fr[sp, IMOV] = 0
     fr[sp, ISMAX] = 1 if is_max else 0
