@@ -148,6 +148,7 @@ def test_all_top_trumps_take_everything():
     # All 3 tricks: 3 * 2 (jacks) + CA CT SA + HA HT DA = 6 + 11+10+11 + 11+10+11 = 70.
     p = _pos(GRAND, ("CJ SJ HJ", "CA CT SA", "HA HT DA"), declarer_points=10)
     assert solve(p) == 80
+    assert "hands=[CJ SJ HJ | CA CT SA | HA HT DA]" in str(p)
     assert reaches_all_tricks(p)
     assert best_moves(p) == {c: 80 for c in parse_cards("CJ SJ HJ")}
 

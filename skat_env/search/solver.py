@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.cards import CARD_POINTS, FULL_DECK, NUM_CARDS, names_of
+from ..core.cards import CARD_NAMES, CARD_POINTS, FULL_DECK, NUM_CARDS, names_of
 from ..core.tables import EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, NULL, STRENGTH, TRUMP
 from . import _kernel as K
 
@@ -152,7 +152,7 @@ class Position:
 
     def __str__(self) -> str:
         hands = " | ".join(" ".join(names_of(h)) for h in self.hands)
-        trick = " ".join(names_of(0) + [names_of(1 << c)[0] for c in self.trick])
+        trick = " ".join(CARD_NAMES[c] for c in self.trick)
         return (
             f"Position(game={self.game}, declarer={self.declarer}, leader={self.leader}, "
             f"hands=[{hands}], trick=[{trick}], points={self.declarer_points}/"
