@@ -284,9 +284,9 @@ def sample_worlds(
 ) -> list[tuple[World, float]]:
     """Up to ``n`` distinct worlds with weights summing to 1.
 
-    Without inference: ``n`` uniform draws (repeats merged). With inference: a uniform pool
-    of ``pool * n`` worlds resampled by likelihood (systematic resampling), so the ``n``
-    draws follow the posterior and the solver spends its time on likely worlds.
+    Without inference: ``n`` uniform draws (repeats merged). With inference: ``n`` of a
+    uniform pool of ``pool * n`` worlds, drawn without replacement in proportion to their
+    likelihood, so the solver spends its time on likely worlds and never on one twice.
     """
     if n < 1:
         raise ValueError(f"n (worlds to sample) must be >= 1, got {n}")
@@ -297,9 +297,10 @@ def sample_worlds(
     w = np.array([inference.weight(x) for x in cands])
     if not w.sum() > 0:
         return _merge(cands[:n], [1.0] * n)
-    cum = np.cumsum(w / w.sum())
-    points = (rng.random() + np.arange(n)) / n
-    idx = np.minimum(np.searchsorted(cum, points), len(cands) - 1)
+    # n draws without replacement in proportion to the weights (Efraimidis-Spirakis keys):
+    # likely worlds first, and no world solved twice
+    keys = np.log(rng.random(len(cands))) / np.maximum(w, 1e-12)
+    idx = np.argsort(-keys)[:n]
     return _merge([cands[int(i)] for i in idx], [1.0] * n)
 
 
