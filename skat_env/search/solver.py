@@ -250,6 +250,10 @@ class Solver:
     def reset_nodes(self) -> None:
         self._ctr[0] = 0
 
+    def clear(self) -> None:
+        """Empty the transposition table (its entries never go stale; this is for timing)."""
+        self._keys.fill(-1)
+
     # --- internals ---
     def _prepare(self, pos: Position, check: bool) -> tuple:
         if check:
