@@ -256,6 +256,9 @@ def test_solver_reuse_across_deals_matches_fresh():
     for seed in range(6):
         p = _random_position(seed, seed % 5, 5, seed % 3)
         assert shared.solve(p) == Solver(tt_bits=12).solve(p)
+    shared.clear()
+    shared.reset_nodes()
+    assert shared.solve(p) == Solver(tt_bits=12).solve(p) and shared.nodes > 0
 
 
 # --- the benchmark runs ---
