@@ -69,7 +69,9 @@ class PimcOptions:
     worlds: int = 8
     seconds: float = 0.4  # card play: expected seconds per decision (see SearchConfig.budget)
     bid_worlds: int = 6
-    inference: bool = True
+    # off by default: weighting worlds by the auction and declaration measured -1.4 SF/game
+    # [-2.9, +0.3] against uniform worlds (docs/search.md); ``infer=1`` turns it on
+    inference: bool = False
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
     slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract

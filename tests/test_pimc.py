@@ -18,7 +18,7 @@ from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
 from skat_env.search.pimc import SearchConfig, utility
 
-SMALL = PimcOptions(worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None)
+SMALL = PimcOptions(worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None, inference=True)
 
 
 def _play(game: Game, agents: list, moves: list[int] | None = None) -> list[int]:
@@ -154,8 +154,8 @@ def test_view_key_same_from_engine_and_observation() -> None:
 def test_spec_options() -> None:
     assert parse_options("") == PimcOptions()
     assert parse_options("fast").worlds < PimcOptions().worlds
-    opts = parse_options("fast,worlds=6,infer=0,play_only,seconds=0.2,cap=off")
-    assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, False, True, 0.2)
+    opts = parse_options("fast,worlds=6,infer=1,play_only,seconds=0.2,cap=off")
+    assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, True, True, 0.2)
     assert opts.phase_seconds is None and parse_options("cap=1.5").phase_seconds == 1.5
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
