@@ -45,6 +45,9 @@ class Timer(BaseCallback):
         return True
 
 
+PREVIOUS = {"opponents": "heuristic:0.8,self:0.2", "batch_size": 256, "n_epochs": 5}
+
+
 def measure(kind: str, n_envs: int, args: argparse.Namespace) -> dict[str, float]:
     """Steps/s of one path: total, collection only, updates only."""
     weights = sb3.parse_opponents(args.opponents)
@@ -88,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--net-arch", default="256,256")
     ap.add_argument("--batch-size", type=int, default=2048)
     ap.add_argument("--n-epochs", type=int, default=4)
+    ap.add_argument(
+        "--previous",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time the previous train.py path (single, minibatch 256, 5 epochs)",
+    )
     args = ap.parse_args(argv)
     if min(args.rollouts, args.batch_size, args.n_epochs) < 1 or args.rollout_size < 256:
         ap.error("--rollouts, --batch-size, --n-epochs must be >= 1, --rollout-size >= 256")
@@ -104,6 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         label = f"{kind} ({n_envs} {'envs' if kind == 'single' else 'games'})"
         print(f"{label:<28}{r['total']:>9,.0f}{r['collect']:>10,.0f}{r['update']:>10,.0f}")
     print(f"batched / single: {rates['vector'] / rates['single']:.1f}x")
+    if args.previous:
+        old = argparse.Namespace(**{**vars(args), **PREVIOUS})
+        r = measure("single", 8, old)
+        print(
+            f"{'previous train.py (single)':<28}{r['total']:>9,.0f}{r['collect']:>10,.0f}"
+            f"{r['update']:>10,.0f}   (pool {old.opponents}, minibatch 256, 5 epochs)"
+        )
+        print(f"batched / previous train.py: {rates['vector'] / r['total']:.1f}x")
     print(f"load average: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
     return 0
 

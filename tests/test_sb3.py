@@ -210,6 +210,7 @@ def test_bench_train_prints_both_paths_and_their_ratio(capsys):
         "64",
         "--n-epochs",
         "1",
+        "--no-previous",
     ]
     assert bench_train.main(argv) == 0
     out = capsys.readouterr().out
