@@ -171,6 +171,9 @@ SPOTS = [
         decl_points=40,
         why="A defender may hold HJ and be void in hearts: cash HA first and it is ruffed. "
         "CJ pulls the last trump, then the hearts run.",
+        miss="Uniform worlds (inference is off by default) often put HJ in the skat or with "
+        "the hearts: there HA first costs nothing, and pimc rates HA above CJ (155 to 32 "
+        "utility over 12 worlds).",
     ),
     Spot(
         "spades: load the ten on partner's ace (schmieren)",
@@ -299,6 +302,9 @@ SPOTS = [
         expected="DT",
         why="Partner's HA wins (the declarer played first and HA is the top heart): DT is "
         "worth most on it and would later be ruffed by the declarer.",
+        miss="Uniform worlds include declarers with one or two trumps, where keeping the DT "
+        "wins a later trick; averaged, pimc rates the zero-point discards above DT "
+        "(-183.5 to -159.4 for the declarer).",
     ),
     Spot(
         "clubs: the declarer, last to play, takes the ten with the ace",
