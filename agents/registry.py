@@ -64,7 +64,10 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
         except (OSError, ValueError) as e:
             raise _error(spec, str(e)) from None
     if kind == "pimc":
-        from .pimc import PimcAgent, parse_options
+        try:
+            from .pimc import PimcAgent, parse_options
+        except ImportError as e:
+            raise _error(spec, f"pimc needs the search extra, pip install 'skat-env[search]' ({e})")
 
         try:
             return PimcAgent(seed, parse_options(arg), name=spec)
@@ -90,6 +93,4 @@ def check_spec(spec: str | Agent) -> None:
     make_agent(spec)
 
 
-make = make_agent  # short alias (``registry.make(spec, seed=...)``)
-
-__all__ = ["SPECS", "AgentSpecError", "check_spec", "make", "make_agent"]
+__all__ = ["SPECS", "AgentSpecError", "check_spec", "make_agent"]

@@ -16,8 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.base import observation_view  # noqa: E402
-from agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup  # noqa: E402
+from skat_env.agents.base import observation_view  # noqa: E402
+from skat_env.agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup  # noqa: E402
+
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.encoding.observation import observe  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402

@@ -84,8 +84,7 @@ class LearnerSeat(gym.Env):
 
 def main(argv: list[str] | None = None) -> int:
     from sb3_contrib import MaskablePPO
-
-    from agents.registry import make_agent
+    from skat_env.agents.registry import make_agent
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=4096, help="learner steps of MaskablePPO")

@@ -175,7 +175,8 @@ def save_and_evaluate(net, args: argparse.Namespace) -> dict | None:
     print(f"saved {out}")
     if not args.eval_deals:
         return None
-    from agents.rllib_agent import RLlibAgent
+    from skat_env.agents.rllib_agent import RLlibAgent
+
     from skat_env import tournament
 
     agent = RLlibAgent(str(out))

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import AgentSpecError, make_agent
+from skat_env.agents.registry import AgentSpecError, make_agent
 
 from .tournament import batched, bootstrap_ci, evaluate, per_deal_sf
 

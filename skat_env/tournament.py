@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.registry import AgentSpecError, make_agent
+from skat_env.agents.base import Agent
+from skat_env.agents.registry import AgentSpecError, make_agent
 
 from .core.game import Game, IllegalMoveError
 from .encoding.observation import action_mask, encode

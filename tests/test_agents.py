@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from collections import Counter
 
 import numpy as np
 import pytest
+from skat_env.agents import AgentSpecError, HeuristicAgent, RandomAgent, make_agent
+from skat_env.agents.base import observation_view, view_of
+from skat_env.agents.human import HumanAgent
+from skat_env.agents.registry import SPECS
 
-from agents import AgentSpecError, HeuristicAgent, RandomAgent, make_agent
-from agents.base import observation_view, view_of
-from agents.human import HumanAgent
-from agents.registry import SPECS
 from skat_env.core.game import PHASE_NAMES, PLAY, Game
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
@@ -127,9 +129,23 @@ def test_make_agent__file_that_is_not_a_model(tmp_path):
 
 
 def test_specs_list_every_agent_kind():
-    assert [s.split(":")[0].split()[0] for s in SPECS] == [
-        "random", "heuristic", "heuristic", "human", "ppo", "rllib"
-    ]  # fmt: skip
+    kinds = [re.match(r"[a-z]+", s).group() for s in SPECS]
+    assert kinds == ["random", "heuristic", "heuristic", "human", "ppo", "rllib", "pimc"]
+    for kind in set(kinds):  # each listed kind is one make_agent knows (not "unknown agent")
+        try:
+            make_agent(kind)
+        except AgentSpecError as e:
+            assert "unknown agent" not in str(e)
+
+
+def test_pimc_without_numba_is_a_spec_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
+    for name in [
+        m for m in sys.modules if m.startswith(("skat_env.search", "skat_env.agents.pimc"))
+    ]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(AgentSpecError, match=r"pimc needs the search extra"):
+        make_agent("pimc")
 
 
 def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):

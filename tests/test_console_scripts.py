@@ -18,7 +18,9 @@ SCRIPTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scrip
 
 
 def test_the_tools_have_console_scripts():
-    assert {"skat-evaluate", "skat-league", "skat-train-rllib"} <= set(SCRIPTS)
+    assert {"skat-evaluate", "skat-league", "skat-train", "skat-train-rllib", "skat-web"} <= set(
+        SCRIPTS
+    )
     assert all(target.startswith("skat_env.") for target in SCRIPTS.values())
 
 
@@ -42,3 +44,26 @@ def test_installed_command_runs_outside_the_checkout(tmp_path):
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("skat-league: error: unknown agent") and not done.stdout
+
+
+def test_every_subpackage_is_installed():
+    """pyproject lists packages by hand (agents/ installs as skat_env.agents): keep it whole."""
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "skat_env").rglob("__init__.py")
+    }
+    assert listed == found | {"skat_env.agents"}
+
+
+def test_the_players_install_inside_the_package(tmp_path):
+    """A user's own ``agents`` package must not collide with ours: only skat_env.agents exists."""
+    code = (
+        "import importlib.util, skat_env.agents.registry as r;"
+        "print(importlib.util.find_spec('agents') is None, type(r.make_agent('random')).__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "RandomAgent"]

@@ -10,8 +10,8 @@ import random
 
 import numpy as np
 import pytest
+from skat_env.agents import HeuristicAgent, RandomAgent
 
-from agents import HeuristicAgent, RandomAgent
 from skat_env import skat_v0
 from skat_env.core.game import DONE, PLAY, Game
 from skat_env.core.records import dumps

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torchrl")
 torch = pytest.importorskip("torch")
 
-from agents.rllib_agent import RLlibAgent  # noqa: E402
+from skat_env.agents.rllib_agent import RLlibAgent  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_torchrl.py"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from skat_env.agents import Agent, RandomAgent
 
 import evaluate
-from agents import Agent, RandomAgent
 from skat_env import tournament as ev
 
 ROOT = Path(__file__).resolve().parent.parent

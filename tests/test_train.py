@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-import train  # noqa: E402
 from skat_env import tournament  # noqa: E402
+from skat_env.cli import train  # noqa: E402
 from skat_env.integrations import sb3  # noqa: E402
 
 TINY = [
@@ -184,7 +183,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         m.setattr(sb3, "behaviour_clone", interrupted)
         assert run("--name", "stop", "--bc-games", "4") == 130
     err = capsys.readouterr().err
-    assert "continue with: python train.py --name stop --resume" in err
+    assert "continue with: skat-train --name stop --resume" in err
     assert train.main(["--name", "stop", "--resume", "--no-progress"]) == 0
     assert "behaviour cloning:" in capsys.readouterr().out  # the interrupted cloning is redone
     assert (in_tmp / "runs/stop/final_model.zip").is_file()
@@ -207,7 +206,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
 def test_bad_input_exits_2_with_a_message(in_tmp, capsys, argv, match):
     assert train.main([*TINY, *argv]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("train.py: error:") and match in err
+    assert err.startswith("skat-train: error:") and match in err
 
 
 def test_existing_run_needs_resume_or_force(in_tmp, capsys):
@@ -226,6 +225,7 @@ def test_cli_error_has_no_traceback():
         timeout=120,
     )
     assert proc.returncode == 2
+    assert proc.stderr.startswith("train.py: error:")  # the script names itself
     assert "unknown agent" in proc.stderr and "Traceback" not in proc.stderr
 
 

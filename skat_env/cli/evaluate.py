@@ -32,8 +32,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.human import HumanQuit
-from agents.registry import SPECS
+from skat_env.agents.human import HumanQuit
+from skat_env.agents.registry import SPECS
 from skat_env.cli.outputs import OutputPathError, check_writable, new_output
 from skat_env.core.game import Game, IllegalMoveError
 from skat_env.tournament import (

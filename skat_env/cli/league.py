@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.registry import SPECS
+from skat_env.agents.registry import SPECS
 from skat_env.cli.outputs import OutputPathError, check_writable, new_output
 from skat_env.core.game import IllegalMoveError
 from skat_env.league import LeagueError, format_table, league, validate, write_plot

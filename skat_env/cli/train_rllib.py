@@ -128,7 +128,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def check_opponents(specs: list[str]) -> None:
-    from agents.registry import AgentSpecError, make_agent
+    from skat_env.agents.registry import AgentSpecError, make_agent
 
     for spec in specs:
         try:
@@ -233,8 +233,8 @@ def checkpoint(algo: Any, rllib: Any, path: Path, args: argparse.Namespace) -> P
 
 def run_evaluation(ckpt: Path, module: str, args: argparse.Namespace) -> list[dict]:
     """Duplicate deals of the checkpoint's ``module`` against two copies of each opponent."""
-    from agents.rllib_agent import RLlibAgent
     from skat_env import tournament
+    from skat_env.agents.rllib_agent import RLlibAgent
 
     rows = []
     for opp in args.eval_opponents:

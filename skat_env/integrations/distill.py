@@ -56,7 +56,7 @@ def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
     """Write the shards of ``games`` games to ``out`` (those present are kept); return all."""
     from tqdm import tqdm
 
-    from agents.registry import make_agent
+    from skat_env.agents.registry import make_agent
 
     out.mkdir(parents=True, exist_ok=True)
     teacher = make_agent(teacher_spec, seed=seed)
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1 or args.shard_games < 1:
         ap.error("--games and --shard-games must be at least 1")
-    from agents.registry import AgentSpecError, check_spec
+    from skat_env.agents.registry import AgentSpecError, check_spec
 
     try:
         check_spec(args.teacher)

@@ -97,7 +97,7 @@ def _is_number(text: str) -> bool:
 
 
 def _check_spec(spec: str) -> None:
-    from agents.registry import AgentSpecError, make_agent
+    from skat_env.agents.registry import AgentSpecError, make_agent
 
     try:
         agent = make_agent(spec, seed=0)
@@ -216,7 +216,7 @@ class SelfPlaySlots:
 
 def make_opponent(spec: str, seed: int) -> Any:
     """An agent from the registry (``random``, ``heuristic``, ``ppo:PATH``, ...)."""
-    from agents.registry import make_agent
+    from skat_env.agents.registry import make_agent
 
     return make_agent(spec, seed=seed)
 
@@ -648,7 +648,7 @@ class DuplicateEvalCallback(BaseCallback):
         self.last: list[dict] = []
 
     def evaluate(self, model: Any, progress: bool = False) -> list[dict]:
-        from agents.ppo import PPOAgent
+        from skat_env.agents.ppo import PPOAgent
 
         learner = PPOAgent.from_policy(model.policy, name="learner")
         rows = [

@@ -24,8 +24,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from agents.base import Agent
-from agents.registry import AgentSpecError, make_agent
+from skat_env.agents.base import Agent
+from skat_env.agents.registry import AgentSpecError, make_agent
 
 from ..core.game import PLAY, Game, IllegalMoveError, random_deal
 from ..core.moves import NUM_MOVES

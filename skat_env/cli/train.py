@@ -1,0 +1,421 @@
+"""Train a Skat agent with MaskablePPO: clone the heuristic, then PPO against a pool of
+opponents (heuristic, frozen copies of the learner, random, any agent spec).
+
+    skat-train                        # the default run: <= 15 minutes on two CPU cores
+    skat-train --name long --timesteps 20000000 --max-minutes 120
+    skat-train --name long --resume --timesteps 40000000
+    skat-train --env single           # one game per env (SkatSingleAgentEnv), slower
+    skat-train --help
+
+(``python train.py ...`` in a checkout is the same command.)
+
+By default the learner plays ``--n-envs`` games at once on the batched engine
+(:class:`skat_env.envs.vector_env.SkatVectorEnv`): its frozen snapshots and the other
+opponents play the other seats as batched policies. Everything of a run is in
+``runs/<name>/`` (see docs/train.md); the reusable parts live in
+:mod:`skat_env.integrations.sb3`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats two on small CPUs
+
+
+def _f(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class Args:
+    """Every setting of a run (saved as runs/<name>/config.json)."""
+
+    name: str = _f("default", "run name: everything goes to runs/<name>/")
+    env: str = _f("vector", "vector (many games per step, batched opponents) or single")
+    timesteps: int = _f(3_000_000, "learner decisions of PPO (rounded up to whole rollouts)")
+    max_minutes: float = _f(14.0, "wall-clock budget of the whole run, cloning included (0: none)")
+    opponents: str = _f(
+        "heuristic:0.7,self:0.2,random:0.1",
+        "opponent pool spec:weight,...: random, heuristic, self (frozen copies of the learner), "
+        "or any agent spec such as ppo:models/x.zip; weights are normalised",
+    )
+    n_envs: int = _f(0, "games stepped together (0: 256 for --env vector, 8 for single)")
+    seed: int = _f(0, "seed of the model, the envs and the evaluations")
+    reward_mode: str = _f("seeger_fabian", "reward: zero_sum, list or seeger_fabian")
+    reward_scale: float = _f(0.01, "multiplies the game reward (values are in the hundreds)")
+    seat: int = _f(-1, "learner seat 0, 1, 2, or -1 for a random seat each game")
+    bc_games: int = _f(12_000, "warm start: clone the heuristic from N of its games (0: none)")
+    bc_data: str = _f(
+        "",
+        "clone these recorded decisions instead (python -m "
+        "skat_env.integrations.distill --teacher pimc --out DIR)",
+    )
+    bc_epochs: int = _f(5, "behaviour-cloning passes over the heuristic's decisions")
+    bc_learning_rate: float = _f(1e-3, "Adam learning rate of the behaviour cloning")
+    bc_batch_size: int = _f(1024, "behaviour-cloning minibatch size")
+    learning_rate: float = _f(3e-4, "PPO Adam learning rate")
+    n_steps: int = _f(0, "steps per env per rollout (0: a rollout of 8,192 steps)")
+    batch_size: int = _f(2048, "PPO minibatch size")
+    n_epochs: int = _f(4, "PPO epochs per rollout")
+    gamma: float = _f(1.0, "discount (one game is one short episode with a final reward)")
+    gae_lambda: float = _f(0.95, "GAE lambda")
+    clip_range: float = _f(0.1, "PPO clip range")
+    ent_coef: float = _f(0.001, "entropy bonus")
+    vf_coef: float = _f(0.5, "value loss weight")
+    max_grad_norm: float = _f(0.5, "gradient clipping")
+    net_arch: str = _f("256,256", "hidden layer sizes of the policy and value networks")
+    snapshot_every: int = _f(200_000, "freeze a copy of the learner for self-play every N steps")
+    snapshot_pool: int = _f(5, "self-play plays the last N snapshots")
+    checkpoint_every: int = _f(500_000, "save runs/<name>/checkpoints/ every N steps")
+    eval_every: int = _f(250_000, "evaluate every N steps (0: only at the start and the end)")
+    eval_deals: int = _f(300, "duplicate deals per evaluation (each played in 3 seatings)")
+    final_eval_deals: int = _f(1000, "duplicate deals of the final evaluation")
+    eval_workers: int = _f(1, "processes for the evaluations")
+    resume: bool = _f(False, "continue runs/<name>/ from its latest checkpoint")
+    force: bool = _f(False, "overwrite an existing run of the same name")
+    progress: bool = _f(True, "show progress bars")
+    tensorboard: bool = _f(True, "also log to runs/<name>/tb (tensorboard --logdir runs)")
+
+
+RUNS = Path("runs")
+
+
+class UsageError(Exception):
+    """Bad input: printed as a one-line message, exit status 2."""
+
+
+def validate(args: Args) -> dict[str, float]:
+    """Check the settings; return the normalised opponent weights."""
+    from skat_env.core.rewards import REWARD_MODES
+    from skat_env.integrations import sb3
+
+    positive = (
+        "timesteps",
+        "eval_deals",
+        "final_eval_deals",
+        "eval_workers",
+        "batch_size",
+        "n_epochs",
+        "snapshot_every",
+        "snapshot_pool",
+        "checkpoint_every",
+        "bc_epochs",
+        "bc_batch_size",
+    )
+    for name in positive:
+        if getattr(args, name) <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be positive")
+    for name in ("n_envs", "n_steps", "eval_every", "bc_games"):
+        if getattr(args, name) < 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be >= 0")
+    checks = {
+        "--env must be vector or single": args.env in ("vector", "single"),
+        "--seat must be -1, 0, 1 or 2": args.seat in (-1, 0, 1, 2),
+        f"--reward-mode must be one of {', '.join(REWARD_MODES)}": args.reward_mode in REWARD_MODES,
+        "--learning-rate must be in (0, 1)": 0 < args.learning_rate < 1,
+        "--bc-learning-rate must be in (0, 1)": 0 < args.bc_learning_rate < 1,
+        "--max-minutes must be >= 0": args.max_minutes >= 0,
+        f"--name must be a plain directory name, got {args.name!r}": bool(args.name)
+        and "/" not in args.name
+        and not args.name.startswith("."),
+    }
+    for message, ok in checks.items():
+        if not ok:
+            raise UsageError(message)
+    net_arch(args)
+    if args.bc_data and not any(Path(args.bc_data).glob("shard_*.npz")):
+        raise UsageError(f"--bc-data: no shard_*.npz files in {args.bc_data}")
+    try:
+        return sb3.parse_opponents(args.opponents)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def net_arch(args: Args) -> list[int]:
+    try:
+        sizes = [int(x) for x in args.net_arch.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) <= 0:
+        raise UsageError(f"--net-arch must be positive sizes like 256,256, got {args.net_arch!r}")
+    return sizes
+
+
+def prepare_run(args: Args, given: set[str]) -> tuple[Args, Path]:
+    """Create runs/<name>/ (or, on --resume, load its settings, overridden by the flags
+    given now)."""
+    run_dir = RUNS / args.name
+    config = run_dir / "config.json"
+    if args.resume:
+        if not latest_checkpoint(run_dir):
+            raise UsageError(f"--resume: no checkpoint in {run_dir}/checkpoints/")
+        saved = json.loads(config.read_text())
+        known = {f.name for f in dataclasses.fields(Args)}
+        args = Args(
+            **{
+                **{k: v for k, v in saved.items() if k in known},
+                **{k: getattr(args, k) for k in given},
+                "resume": True,
+            }
+        )
+    elif config.exists() and not args.force:
+        raise UsageError(
+            f"{run_dir} exists: pass --resume to continue it, --force to "
+            "overwrite it, or another --name"
+        )
+    elif run_dir.exists():
+        shutil.rmtree(run_dir)
+    if not args.n_envs:
+        args.n_envs = 256 if args.env == "vector" else 8
+    if not args.n_steps:
+        args.n_steps = max(1, 8192 // args.n_envs)
+    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    return args, run_dir
+
+
+def latest_checkpoint(run_dir: Path) -> Path | None:
+    """The checkpoint with the most steps (``checkpoints/ppo_<steps>_steps.zip``)."""
+    found = sorted(
+        (int(p.stem.split("_")[1]), p) for p in run_dir.glob("checkpoints/ppo_*_steps.zip")
+    )
+    return found[-1][1] if found else None
+
+
+def save_checkpoint(model: Any, run_dir: Path) -> Path:
+    from skat_env.integrations.sb3 import save_atomic
+
+    path = run_dir / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
+    save_atomic(model, path)
+    return path
+
+
+def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    if args.resume:
+        model = MaskablePPO.load(latest_checkpoint(run_dir), env=venv, device="cpu")
+        model.set_random_seed(args.seed + model.num_timesteps)
+        return model
+    rollout = args.n_envs * args.n_steps
+    n_steps = min(args.n_steps, math.ceil(args.timesteps / args.n_envs))  # no rollout past it
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=args.learning_rate,
+        n_steps=n_steps,
+        batch_size=min(args.batch_size, rollout, n_steps * args.n_envs),
+        n_epochs=args.n_epochs,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        clip_range=args.clip_range,
+        ent_coef=args.ent_coef,
+        vf_coef=args.vf_coef,
+        max_grad_norm=args.max_grad_norm,
+        seed=args.seed,
+        device="cpu",
+        policy_kwargs={"net_arch": net_arch(args)},
+        stats_window_size=1000,  # rollout/ep_rew_mean over the last 1,000 games
+        verbose=0,
+    )
+
+
+def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
+    """Behaviour cloning of the heuristic; never sees more decisions than PPO will train on
+    (about 33 per game) and takes at most 40% of --max-minutes."""
+    from skat_env.integrations import sb3
+    from skat_env.integrations.sb3 import write
+
+    budget = 60 * args.max_minutes
+    games = min(args.bc_games, max(1, args.timesteps // 33))
+    if args.bc_data:
+        from skat_env.integrations.distill import load_shards
+
+        try:
+            data = load_shards(Path(args.bc_data), args.reward_mode, args.reward_scale)
+        except ValueError as e:
+            raise UsageError(f"--bc-data: {e}") from None
+    else:
+        if games < args.bc_games:
+            write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
+        data = sb3.heuristic_decisions(
+            games,
+            args.seed,
+            args.reward_mode,
+            args.reward_scale,
+            progress=args.progress,
+            deadline=t0 + 0.15 * budget if budget else None,
+        )
+    if not data["games"]:
+        write("behaviour cloning: no heuristic game finished within the budget; PPO from scratch")
+        return
+    stats = sb3.behaviour_clone(
+        model,
+        data,
+        args.bc_epochs,
+        args.bc_learning_rate,
+        args.bc_batch_size,
+        seed=args.seed,
+        progress=args.progress,
+        deadline=t0 + 0.4 * budget if budget else None,
+    )
+    stats.update(games=int(data["games"]), seconds=round(time.monotonic() - t0, 1))
+    (run_dir / "bc.json").write_text(json.dumps(stats, indent=1))
+    sb3.save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO
+    write(
+        f"behaviour cloning: {stats['decisions']:,} decisions of {stats['games']:,} "
+        f"{'recorded' if args.bc_data else 'heuristic'} "
+        f"games, {stats['epochs']:.1f} epochs: held-out agreement {stats['accuracy']:.1%} "
+        f"(chance {stats['chance']:.1%}), value loss {stats['value_loss']:.3f}, "
+        f"{stats['seconds']:.0f} s"
+    )
+
+
+def train(args: Args, given: set[str] = frozenset()) -> dict:
+    """Run (or resume) a training run; return the final evaluation rows and paths."""
+    t0 = time.monotonic()
+    validate(args)
+    args, run_dir = prepare_run(args, given)
+    weights = validate(args)  # the resumed run's settings
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, EveryNTimesteps
+
+    from skat_env.integrations import sb3
+
+    torch.set_num_threads(1)
+
+    # --- env and model -------------------------------------------------------------------------
+    slots = sb3.SelfPlaySlots(args.snapshot_pool)
+    seat = None if args.seat < 0 else args.seat
+    venv = sb3.make_vec_env(
+        args.env,
+        args.n_envs,
+        weights,
+        slots,
+        args.seed,
+        seat=seat,
+        reward_mode=args.reward_mode,
+        reward_scale=args.reward_scale,
+    )
+    model = make_model(args, venv, run_dir)
+    model.set_logger(sb3.make_logger(run_dir, args.tensorboard))
+    start = model.num_timesteps
+    evaluator = sb3.DuplicateEvalCallback(
+        run_dir,
+        args.eval_deals,
+        args.seed + 1,
+        args.reward_scale,
+        workers=args.eval_workers,
+        write=sb3.write,
+    )
+    try:
+        # --- warm start: imitate the heuristic ---------------------------------------------------
+        clone = args.bc_games or args.bc_data
+        if start == 0 and clone and not (run_dir / "bc.json").exists():
+            warm_start(model, args, run_dir, t0)
+        slots.fill(model.policy)  # self-play needs an opponent from the first game
+        if start == 0 and not args.resume:
+            evaluator.evaluate(model)  # step 0 of the learning curve: the cloned policy
+
+        # --- PPO against the pool --------------------------------------------------------------
+        rollout = model.n_steps * model.n_envs
+        target = start + max(1, math.ceil((args.timesteps - start) / rollout)) * rollout
+        if start < args.timesteps:
+            sb3.write(
+                f"PPO on {run_dir} from {start:,} to {target:,} steps ({args.env} env, "
+                f"rollouts of {rollout:,}); opponents "
+                f"{', '.join(f'{k}:{v:.2f}' for k, v in weights.items())}"
+            )
+            deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
+            periodic = [
+                EveryNTimesteps(args.snapshot_every, sb3.SnapshotCallback(slots)),
+                CheckpointCallback(
+                    max(1, args.checkpoint_every // model.n_envs),
+                    str(run_dir / "checkpoints"),
+                    name_prefix="ppo",
+                ),
+            ]
+            if args.eval_every:
+                evaluator.until = target
+                periodic.append(EveryNTimesteps(args.eval_every, evaluator))
+            for cb in periodic:
+                if isinstance(cb, EveryNTimesteps):
+                    cb.last_time_trigger = start
+            callbacks = CallbackList(
+                [
+                    *periodic,
+                    sb3.DeadlineCallback(deadline, sb3.write),
+                    sb3.ProgressCallback(start, target, args.progress),
+                ]
+            )
+            model.learn(target - start, callback=callbacks, reset_num_timesteps=False)
+            model.logger.record("time/total_timesteps", model.num_timesteps)
+            model.logger.dump(model.num_timesteps)  # the last update's statistics
+        else:
+            sb3.write(f"{run_dir} is already at {start:,} steps (--timesteps {args.timesteps:,})")
+    except KeyboardInterrupt:
+        save_checkpoint(model, run_dir)
+        sb3.write(f"interrupted at {model.num_timesteps:,} steps; checkpoint saved")
+        raise
+    finally:
+        venv.close()
+
+    # --- save and evaluate ---------------------------------------------------------------------
+    save_checkpoint(model, run_dir)
+    sb3.save_atomic(model, run_dir / "final_model.zip")
+    evaluator.deals = args.final_eval_deals
+    rows = evaluator.evaluate(model, progress=args.progress)
+    return {
+        "run_dir": str(run_dir),
+        "final_model": str(run_dir / "final_model.zip"),
+        "learning_curve": str(run_dir / "learning_curve.png"),
+        "eval": rows,
+        "minutes": round((time.monotonic() - t0) / 60, 2),
+    }
+
+
+def main(argv: list[str] | None = None, prog: str = "skat-train") -> int:
+    """Run ``skat-train`` (``prog`` names the command in messages: ``train.py`` for the script)."""
+    from skat_env.integrations.sb3 import parse_dataclass
+
+    command = "python train.py" if prog == "train.py" else prog
+    args, given = parse_dataclass(Args, argv, prog, __doc__.splitlines()[0])
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _stop)
+    try:
+        out = train(args, given)
+    except UsageError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        hint = ""
+        if latest_checkpoint(RUNS / args.name):
+            hint = f"; continue with: {command} --name {args.name} --resume"
+        print(f"{prog}: interrupted{hint}", file=sys.stderr)
+        return 130
+    print(
+        f"final model: {out['final_model']}\nlearning curve: {out['learning_curve']}\n"
+        f"{out['minutes']:.1f} minutes"
+    )
+    return 0
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM (a killed background run) stops like Ctrl-C: the checkpoint is saved first."""
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())
