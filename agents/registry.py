@@ -14,7 +14,7 @@ SPECS = (
     "ppo:PATH (a MaskablePPO model.zip)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
-    "bid_worlds=N, infer=0|1, cap=S|off, comma-separated)",
+    "bid_worlds=N, infer=0|1, cap=S|off, slack=X, comma-separated)",
 )
 
 
@@ -67,7 +67,8 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
         try:
             from .pimc import PimcAgent, parse_options
         except ImportError as e:
-            raise _error(spec, f"pimc needs the search extra, pip install 'skat-env[search]' ({e})")
+            why = f"pimc needs the search extra, pip install 'skat-env[search]' ({e})"
+            raise _error(spec, why) from None
 
         try:
             return PimcAgent(seed, parse_options(arg), name=spec)

@@ -1,7 +1,8 @@
-"""Evaluation throughput: games/s of random and heuristic play through evaluate.py's loop,
-and the heuristic's mean time per move.
+"""Evaluation throughput: games/s of random, heuristic and PPO play through evaluate.py's
+loop (the PPO model batched across games and one game at a time, same run), and the
+heuristic's mean time per move.
 
-    python benchmarks/bench_eval.py [--deals 300] [--seed 0]
+    python benchmarks/bench_eval.py [--deals 300] [--seed 0] [--model models/ppo_skat.zip]
 
 Single process (``--workers 1``), duplicate seatings, observations exactly as the env gives
 them (ViewAgents take the decoded-view fast path, others the lazy observation dict).
@@ -10,19 +11,18 @@ them (ViewAgents take the decoded-view fast path, others the lazy observation di
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from skat_env.agents.base import observation_view
+from skat_env.agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup
+from skat_env.agents.registry import make_agent
+from skat_env.core.game import Game
+from skat_env.encoding.observation import observe
+from skat_env.encoding.view import player_view
+from skat_env.tournament import evaluate
 
-from skat_env.agents.base import observation_view  # noqa: E402
-from skat_env.agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup  # noqa: E402
-
-from skat_env.core.game import Game  # noqa: E402
-from skat_env.encoding.observation import observe  # noqa: E402
-from skat_env.encoding.view import player_view  # noqa: E402
-from skat_env.tournament import evaluate  # noqa: E402
+MODEL = Path(__file__).resolve().parent.parent / "models" / "ppo_skat.zip"
 
 TABLES = (
     ("random", "random", "random"),
@@ -63,12 +63,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--model", type=Path, default=MODEL, help="PPO model for the ppo rows")
     args = ap.parse_args()
-    for table in TABLES:
-        res = evaluate(list(table), deals=args.deals, seed=args.seed, bootstrap=10)
+    tables = [(" ".join(t), list(t)) for t in TABLES]
+    if args.model.is_file():
+        batched = make_agent(f"ppo:{args.model}")
+        one_by_one = make_agent(f"ppo:{args.model}")
+        one_by_one.deterministic = False  # tournament.batched() is then False: game by game
+        tables += [
+            ("ppo heuristic heuristic (batched)", [batched, "heuristic", "heuristic"]),
+            ("ppo heuristic heuristic (one by one)", [one_by_one, "heuristic", "heuristic"]),
+        ]
+    for name, agents in tables:
+        res = evaluate(agents, deals=args.deals, seed=args.seed, bootstrap=10)
         t = res["timing"]
         games = res["config"]["games"]
-        print(f"{' '.join(table):32s} {games:6d} games  {t['games_per_second']:7.0f} games/s")
+        print(f"{name:38s} {games:6d} games  {t['games_per_second']:7.0f} games/s")
     view_us, obs_us = per_move(100, args.seed)
     print(f"heuristic: {view_us:.0f} us/move from the view, {obs_us:.0f} us/move via act(obs)")
 

@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
+
 from skat_env.agents.base import observation_view  # noqa: E402
 from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from skat_env.agents.registry import make_agent  # noqa: E402
-
 from skat_env.core.game import PHASE_NAMES, PLAY, Game  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
 
@@ -83,7 +83,6 @@ def accuracy(games: int, seed: int, worlds: int = 8) -> dict[str, tuple[float, f
 
 def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, seed: int) -> None:
     from skat_env.agents.pimc import hand_value
-
     from skat_env.search import pimc as search
     from skat_env.search.solver import Position
 

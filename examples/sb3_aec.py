@@ -84,6 +84,7 @@ class LearnerSeat(gym.Env):
 
 def main(argv: list[str] | None = None) -> int:
     from sb3_contrib import MaskablePPO
+
     from skat_env.agents.registry import make_agent
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

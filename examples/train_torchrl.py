@@ -175,9 +175,8 @@ def save_and_evaluate(net, args: argparse.Namespace) -> dict | None:
     print(f"saved {out}")
     if not args.eval_deals:
         return None
-    from skat_env.agents.rllib_agent import RLlibAgent
-
     from skat_env import tournament
+    from skat_env.agents.rllib_agent import RLlibAgent
 
     agent = RLlibAgent(str(out))
     res = tournament.evaluate([agent, "random", "random"], deals=args.eval_deals, seed=args.seed)

@@ -8,11 +8,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from skat_env.agents import AgentSpecError, HeuristicAgent, RandomAgent, make_agent
 from skat_env.agents.base import observation_view, view_of
 from skat_env.agents.human import HumanAgent
 from skat_env.agents.registry import SPECS
-
 from skat_env.core.game import PHASE_NAMES, PLAY, Game
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view

@@ -10,9 +10,9 @@ import random
 
 import numpy as np
 import pytest
-from skat_env.agents import HeuristicAgent, RandomAgent
 
 from skat_env import skat_v0
+from skat_env.agents import HeuristicAgent, RandomAgent
 from skat_env.core.game import DONE, PLAY, Game
 from skat_env.core.records import dumps
 from skat_env.envs.policy import Policy, RandomPolicy

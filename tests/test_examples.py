@@ -14,8 +14,8 @@ sys.path.insert(0, str(ROOT / "examples"))
 pytest.importorskip("sb3_contrib")
 
 import sb3_aec  # noqa: E402
-from skat_env.agents.registry import make_agent  # noqa: E402
 
+from skat_env.agents.registry import make_agent  # noqa: E402
 from skat_env.core.rewards import rewards_of  # noqa: E402
 
 

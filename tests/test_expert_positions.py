@@ -21,8 +21,8 @@ import zlib
 from dataclasses import dataclass, field
 
 import pytest
-from skat_env.agents.pimc import PimcAgent, PimcOptions
 
+from skat_env.agents.pimc import PimcAgent, PimcOptions
 from skat_env.core.cards import CARD_NAMES, CARD_POINTS, parse_cards
 from skat_env.core.game import PLAY, Game
 from skat_env.core.moves import MOVE_NAMES

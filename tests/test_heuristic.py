@@ -6,6 +6,7 @@ import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from skat_env.agents.base import observation_view
 from skat_env.agents.heuristic import (
     HeuristicAgent,
@@ -14,7 +15,6 @@ from skat_env.agents.heuristic import (
     null_danger,
     plan_pickup,
 )
-
 from skat_env.core.cards import mask_of, parse_cards
 from skat_env.core.game import BIDDING, DONE, Game
 from skat_env.core.moves import FIRST_BID, HOLD, MOVE_INDEX

@@ -8,10 +8,10 @@ import re
 
 import pytest
 from helpers import make_deal
-from skat_env.agents.human import HumanAgent, HumanQuit, numbered, parse_move
 
 import evaluate as ev
 from skat_env import tournament
+from skat_env.agents.human import HumanAgent, HumanQuit, numbered, parse_move
 from skat_env.core.cards import card_id, mask_of, names_of, parse_cards
 from skat_env.core.game import Game
 from skat_env.core.moves import HOLD, MOVE_INDEX, PASS

@@ -6,10 +6,10 @@ import random
 
 import numpy as np
 import pytest
+
 from skat_env.agents.base import view_of
 from skat_env.agents.pimc import PimcAgent, PimcOptions, parse_options, view_key
 from skat_env.agents.registry import AgentSpecError, make_agent
-
 from skat_env.core.cards import FULL_DECK
 from skat_env.core.game import PLAY, Game
 from skat_env.core.scoring import Contract

@@ -18,9 +18,9 @@ torch = pytest.importorskip("torch")
 import ray  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
-from skat_env.agents.rllib_agent import RLlibAgent  # noqa: E402
 
 from skat_env import tournament  # noqa: E402
+from skat_env.agents.rllib_agent import RLlibAgent  # noqa: E402
 from skat_env.cli import train_rllib  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
 from skat_env.envs.aec import AGENTS  # noqa: E402

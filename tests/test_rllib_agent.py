@@ -10,9 +10,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from skat_env.agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
-
 from skat_env import tournament  # noqa: E402
+from skat_env.agents.rllib_agent import RLlibAgent, resolve  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.moves import NUM_MOVES  # noqa: E402
 from skat_env.encoding.observation import OBS_SIZE, observe  # noqa: E402

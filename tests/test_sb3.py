@@ -7,10 +7,10 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
-from skat_env.agents.ppo import PPOAgent  # noqa: E402
-from skat_env.agents.registry import make_agent  # noqa: E402
 
 from skat_env import vector  # noqa: E402
+from skat_env.agents.ppo import PPOAgent  # noqa: E402
+from skat_env.agents.registry import make_agent  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.rewards import rewards_of  # noqa: E402
 from skat_env.encoding.observation import observe  # noqa: E402

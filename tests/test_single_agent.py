@@ -6,9 +6,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skat_env.agents.registry import make_agent
 
 from skat_env import IllegalMoveError, skat_v0
+from skat_env.agents.registry import make_agent
 from skat_env.core.moves import PASS
 from skat_env.encoding.observation import LAYOUT, OBS_SIZE, observe
 from skat_env.envs.aec import AGENTS, REWARD_MODES

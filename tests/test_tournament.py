@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from skat_env.agents import Agent, RandomAgent
 
 import evaluate
 from skat_env import tournament as ev
+from skat_env.agents import Agent, RandomAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 
