@@ -70,9 +70,13 @@ def main() -> None:
         batched = make_agent(f"ppo:{args.model}")
         one_by_one = make_agent(f"ppo:{args.model}")
         one_by_one.deterministic = False  # tournament.batched() is then False: game by game
+        for agent in (batched, one_by_one):
+            assert agent.policy is not None  # load both models before the clock starts
         tables += [
             ("ppo heuristic heuristic (batched)", [batched, "heuristic", "heuristic"]),
             ("ppo heuristic heuristic (one by one)", [one_by_one, "heuristic", "heuristic"]),
+            ("ppo ppo ppo (batched)", [batched] * 3),
+            ("ppo ppo ppo (one by one)", [one_by_one] * 3),
         ]
     for name, agents in tables:
         res = evaluate(agents, deals=args.deals, seed=args.seed, bootstrap=10)
