@@ -9,4 +9,4 @@ import sys
 from skat_env.cli.evaluate import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="evaluate.py"))

@@ -5,4 +5,4 @@ import sys
 from skat_env.cli.league import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="league.py"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -182,3 +184,15 @@ def test_batched_agent_keeps_its_fast_path():
     assert counts == [6, 6]
     again = pair_margins(ppo, "heuristic", deals=2, seed=0)
     assert np.array_equal(res["margins"], again["margins"])
+
+
+def test_script_names_itself_in_the_saved_command(tmp_path):
+    """``python league.py`` records the command as it was typed, ``skat-league`` likewise."""
+    out = tmp_path / "x.json"
+    done = subprocess.run(
+        [sys.executable, "league.py", "--agents", "random", "heuristic", "--deals", "2",
+         "--json", str(out), "--no-plot", "--no-progress"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["command"].startswith("python league.py --agents random")

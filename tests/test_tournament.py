@@ -130,7 +130,7 @@ def test_cli__writes_table_json_with_command_and_plot(capsys, tmp_path):
     table = capsys.readouterr().out
     assert "heuristic - random" in table and "SF/game" in table
     data = json.loads(out.read_text())
-    assert data["command"] == "python evaluate.py " + " ".join(argv)
+    assert data["command"] == "skat-evaluate " + " ".join(argv)
     assert data["config"]["seatings"] == [
         ["heuristic", "random", "random"],
         ["random", "heuristic", "random"],
@@ -145,7 +145,7 @@ def test_cli__subprocess_error_exits_nonzero_without_traceback():
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert proc.returncode != 0 and "valid specs" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("evaluate.py: error:") and "Traceback" not in proc.stderr
 
 
 def test_cli__help_lists_the_agent_specs():

@@ -25,16 +25,14 @@ run never overwrites an earlier one. The tournament itself is the library module
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from skat_env.agents.human import HumanQuit
 from skat_env.agents.registry import SPECS
-from skat_env.cli.outputs import OutputPathError, check_writable, new_output
+from skat_env.cli.outputs import OutputPathError, command_line, output_paths, write_results
 from skat_env.core.game import Game, IllegalMoveError
 from skat_env.tournament import (
     EvaluationError,
@@ -46,8 +44,9 @@ from skat_env.tournament import (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
+        prog=prog,
         description=__doc__.split("\n\n")[0].strip(),
         epilog="Agent specs: " + "; ".join(SPECS),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -74,21 +73,16 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "skat-evaluate") -> int:
+    """Run ``skat-evaluate`` (``prog`` names the command: ``evaluate.py`` for the script)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    args = _parser().parse_args(argv)
-    command = "python evaluate.py " + " ".join(
-        shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
-    )
+    args = _parser(prog).parse_args(argv)
+    command = command_line(prog, argv)
     try:
         built = validate(args.agents, args.deals, args.workers)
         if args.bootstrap < 1:
             raise EvaluationError(f"--bootstrap must be positive, got {args.bootstrap}")
-        out = args.json or new_output("evaluate", *args.agents)
-        plot = None if args.no_plot else (args.plot or out.with_suffix(".png"))
-        for path, given in ((out, args.json), (plot, args.plot or args.json)):
-            if path is not None:
-                check_writable(path, create_parent=given is None)
+        out, plot = output_paths(args.json, args.plot, args.no_plot, "evaluate", *args.agents)
         human = any(a.interactive for a in built)
         duplicate = (not human) if args.duplicate is None else args.duplicate
         report = _print_game if human else None
@@ -99,28 +93,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                            args.workers, duplicate, progress=not args.no_progress,
                            bootstrap=args.bootstrap, report=report)  # fmt: skip
     except (EvaluationError, OutputPathError) as e:
-        print(f"evaluate.py: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     except IllegalMoveError as e:
-        print(f"evaluate.py: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nevaluate.py: interrupted", file=sys.stderr)
+        print(f"\n{prog}: interrupted", file=sys.stderr)
         return 130
     except HumanQuit:
         print("\nbye.")
         return 0
     results["command"] = command
     print(format_table(results))
-    try:
-        out.write_text(json.dumps(results, indent=2) + "\n")
-        if plot is not None:
-            write_plot(results, plot)
-    except OSError as e:
-        print(f"evaluate.py: error: cannot write results: {e}", file=sys.stderr)
-        return 1
-    print(f"wrote {out}" + (f" and {plot}" if plot is not None else ""))
-    return 0
+    return write_results(results, out, plot, write_plot, prog)
 
 
 def _print_game(game: Game, labels: list[str]) -> None:

@@ -14,24 +14,22 @@ earlier one. The library is :mod:`skat_env.league`.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from skat_env.agents.registry import SPECS
-from skat_env.cli.outputs import OutputPathError, check_writable, new_output
+from skat_env.cli.outputs import OutputPathError, command_line, output_paths, write_results
 from skat_env.core.game import IllegalMoveError
 from skat_env.league import LeagueError, format_table, league, validate, write_plot
 
 DEFAULT_AGENTS = ("random", "heuristic", "ppo:models/ppo_skat.zip")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "skat-league") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="skat-league",
+        prog=prog,
         description=__doc__.split("\n\n")[0].strip(),
         epilog="Agent specs: " + "; ".join(SPECS),
     )
@@ -51,36 +49,24 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "skat-league") -> int:
+    """Run ``skat-league`` (``prog`` names the command: ``league.py`` for the script)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    args = build_parser().parse_args(argv)
-    given = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(prog).parse_args(argv)
     try:
         validate(args.agents, args.deals, args.workers, args.bootstrap)
-        out = args.json or new_output("league")
-        plot = None if args.no_plot else (args.plot or out.with_suffix(".png"))
-        for path, named in ((out, args.json), (plot, args.plot or args.json)):
-            if path is not None:
-                check_writable(path, create_parent=named is None)
+        out, plot = output_paths(args.json, args.plot, args.no_plot, "league")
         results = league(args.agents, args.deals, args.seed, args.workers,
                          progress=not args.no_progress, bootstrap=args.bootstrap)  # fmt: skip
     except (LeagueError, OutputPathError, IllegalMoveError) as e:
-        print(f"skat-league: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 1 if isinstance(e, IllegalMoveError) else 2
     except KeyboardInterrupt:
-        print("\nskat-league: interrupted", file=sys.stderr)
+        print(f"\n{prog}: interrupted", file=sys.stderr)
         return 130
-    results["command"] = "skat-league " + " ".join(shlex.quote(a) for a in given)
+    results["command"] = command_line(prog, argv)
     print(format_table(results))
-    try:
-        out.write_text(json.dumps(results, indent=2) + "\n")
-        if plot is not None:
-            write_plot(results, plot)
-    except OSError as e:
-        print(f"skat-league: error: cannot write results: {e}", file=sys.stderr)
-        return 1
-    print(f"wrote {out}" + (f" and {plot}" if plot is not None else ""))
-    return 0
+    return write_results(results, out, plot, write_plot, prog)
 
 
 if __name__ == "__main__":
