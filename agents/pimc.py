@@ -48,13 +48,14 @@ from skat_env.core.tables import (
     NULL,
     TRUMP,
 )
+from skat_env.encoding.observation import action_mask, encode
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
 from skat_env.search.solver import Solver
 from skat_env.search.worlds import WorldSampler, hand_game_value
 
 from . import heuristic as h
-from .base import ViewAgent
+from .base import Agent, ViewAgent
 
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
 HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
@@ -73,6 +74,9 @@ class PimcOptions:
     # [-2.9, +0.3] against uniform worlds (docs/search.md); ``infer=1`` turns it on
     inference: bool = False
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
+    # an agent spec that makes the bidding, skat, discard and declaration decisions while
+    # the search plays the cards ("" : the search decides them too; play_only: heuristic)
+    bidder: str = ""
     slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
@@ -99,7 +103,8 @@ PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
 def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
     ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
-    ``cap=S|off`` (wall-clock cap per contract decision)."""
+    ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
+    agent that bids, takes the skat, discards and declares; the search plays the cards)."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -107,6 +112,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields.update(PRESETS[key])
         elif not eq and key == "play_only":
             fields["play_only"] = True
+        elif eq and key == "bidder" and value and not value.startswith(("pimc", "human")):
+            fields["bidder"] = value
         elif eq and key in ("worlds", "bid_worlds"):
             fields[key] = _number(int, key, value, 1)
         elif eq and key == "seconds":
@@ -120,7 +127,8 @@ def parse_options(arg: str) -> PimcOptions:
         else:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off, slack=X (>=0)"
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off, slack=X (>=0), "
+                "bidder=SPEC (an agent spec other than pimc or human)"
             )
     return PimcOptions(**fields)
 
@@ -206,19 +214,35 @@ class PimcAgent(ViewAgent):
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
+        self.bidder = self._make_bidder(seed)
+
+    def _make_bidder(self, seed: int | None) -> Agent | None:
+        """The agent of the non-card-play decisions, or None when the search makes them."""
+        if self.options.play_only:
+            return h.HeuristicAgent()
+        if not self.options.bidder:
+            return None
+        from .registry import make_agent
+
+        return make_agent(self.options.bidder, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = int(seed)
         self._cache.clear()
+        if self.bidder is not None:
+            self.bidder.reset(seed)
 
     # --- phases ---
     def act_view(self, view: PlayerView) -> int:
         phase = view.phase
         if phase == PLAY:
             return self.play_card(view)
-        if self.options.play_only:
-            return h.HeuristicAgent().act_view(view)
+        if self.bidder is not None:
+            if isinstance(self.bidder, ViewAgent):
+                return self.bidder.act_view(view)
+            obs = {"observation": encode(view), "action_mask": action_mask(view.legal_mask)}
+            return int(self.bidder.act(obs))
         if phase == BIDDING:
             return h.choose_bid(view, self.bid_limit(view))
         if phase == SKAT:

@@ -9,6 +9,7 @@ many games at once (batched opponents in ``SkatVectorEnv``).
 
 from __future__ import annotations
 
+import copy
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,12 @@ class PPOAgent(Agent):
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The best legal move per row of ``obs[B, N]`` under ``masks[B, 121]``: ``int64[B]``."""
         return self.policy.act_batch(obs, masks)
+
+    def __deepcopy__(self, memo: dict) -> PPOAgent:
+        """A copy sharing the loaded weights (read-only): tournaments copy agents per game."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        return new
 
     def __getstate__(self) -> dict:
         """Pickle without a file's loaded weights (worker processes load their own copy)."""

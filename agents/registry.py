@@ -14,7 +14,7 @@ SPECS = (
     "ppo:PATH (a MaskablePPO model.zip)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
-    "bid_worlds=N, infer=0|1, cap=S|off, slack=X, comma-separated)",
+    "bid_worlds=N, infer=0|1, cap=S|off, slack=X, bidder=SPEC, comma-separated)",
 )
 
 

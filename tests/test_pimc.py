@@ -167,9 +167,37 @@ def test_spec_options() -> None:
         "pimc:cap=0",
         "pimc:slack=2",
         "pimc:bid_worlds=0",
+        "pimc:bidder=pimc",
+        "pimc:bidder=human",
+        "pimc:bidder=",
+        "pimc:bidder=nobody",
     ):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
+
+
+def test_bidder_makes_every_decision_but_the_card_play() -> None:
+    """``bidder=SPEC``: the named agent's moves before the play, the search's during it
+    (a view agent through its view, others through the observation dict)."""
+    heuristic, rand = make_agent("heuristic"), make_agent("random", seed=5)
+    cases = [("pimc:fast,bidder=heuristic", heuristic), ("pimc:fast,play_only", heuristic),
+             ("pimc:fast,bidder=random", rand)]  # fmt: skip
+    for spec, other in cases:
+        agent = make_agent(spec, seed=5)
+        played = 0
+        for seed in range(6):
+            game = Game.random(seed, dealer=seed % 3)
+            agent.reset(seed)
+            other.reset(seed)
+            while not game.is_over:
+                obs = observe(game, game.to_act)
+                move = agent.act(obs)
+                if game.phase != PLAY:
+                    assert move == other.act(obs), (spec, game.phase)
+                else:
+                    played += 1
+                game.step(move)
+        assert played > 0
 
 
 def test_search_config_rejects_bad_values() -> None:
