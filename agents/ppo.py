@@ -9,7 +9,6 @@ many games at once (batched opponents in ``SkatVectorEnv``).
 
 from __future__ import annotations
 
-import copy
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -64,7 +63,8 @@ class PPOAgent(Agent):
 
     def __deepcopy__(self, memo: dict) -> PPOAgent:
         """A copy sharing the loaded weights (read-only): tournaments copy agents per game."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)  # not copy.copy: that goes through __getstate__
         memo[id(self)] = new
         return new
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 import sys
 from collections import Counter
@@ -167,3 +169,9 @@ def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):
         move = agent.act(obs)
         assert obs["action_mask"][move] == 1
         game.step(move)
+    twin = copy.deepcopy(agent)  # tournaments copy agents per game: no reload from disk
+    assert twin.policy is agent.policy and twin is not agent
+    pickled = pickle.loads(pickle.dumps(agent))  # worker processes load their own copy
+    assert pickled._model is None
+    obs = observe(Game.random(6), 1)
+    assert twin.act(obs) == agent.act(obs) == pickled.act(obs)
