@@ -215,6 +215,7 @@ class PimcAgent(ViewAgent):
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
         self.bidder = self._make_bidder(seed)
+        self.last_values: dict[int, float] = {}  # card -> mean utility of the last card play
 
     def _make_bidder(self, seed: int | None) -> Agent | None:
         """The agent of the non-card-play decisions, or None when the search makes them."""
@@ -256,15 +257,20 @@ class PimcAgent(ViewAgent):
         raise ValueError(f"pimc agent asked to act in phase {phase} (nothing to decide)")
 
     def play_card(self, view: PlayerView) -> int:
+        """The search's card; its mean utilities stay in :attr:`last_values` (for the
+        distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
-        return search.choose_card(
-            view,
-            rng,
-            self.options.card_config(),
-            self.solver,
-            hand_value if self.options.inference else None,
-            tie_break=h.choose_card,
-        )
+        legal = cards_of(view.legal_mask & ((1 << 32) - 1))
+        values: dict[int, float] = {}
+        if len(legal) > 1:
+            hand_value_fn = hand_value if self.options.inference else None
+            config = self.options.card_config()
+            values, _ = search.card_values(view, rng, config, self.solver, hand_value_fn)
+        sign = 1.0 if view.is_declarer else -1.0
+        self.last_values = {c: sign * v for c, v in values.items()}
+        if len(legal) == 1:
+            return legal[0]
+        return search.pick_card(view, values, tie_break=h.choose_card)
 
     # --- contract evaluation ---
     def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:

@@ -243,5 +243,30 @@ def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path, capsys):
     assert np.allclose(again["return"] * 0.01, data["return"][:m])
     with pytest.raises(ValueError, match="reward mode"):
         distill.load_shards(out, "zero_sum")
+    assert np.isnan(data["values"]).all()  # the heuristic reports no search values
     with pytest.raises(SystemExit):
         distill.main(["--teacher", "nobody", "--out", str(out)])
+    with pytest.raises(SystemExit):
+        distill.main(["--out", str(out), "--workers", "0"])
+
+
+def test_distill_workers_write_the_same_shards_with_search_values(tmp_path):
+    """Two worker processes give the shards one process gives; a pimc teacher's card-play
+    decisions carry its values, with its move among the best-valued legal cards."""
+    pytest.importorskip("numba")
+    from skat_env.integrations import distill
+
+    teacher = "pimc:fast,play_only,worlds=2,cap=off"
+    for workers, name in ((1, "one"), (2, "two")):
+        distill.write_shards(teacher, 2, tmp_path / name, seed=3, shard_games=1,
+                             progress=False, workers=workers)  # fmt: skip
+    one, two = (distill.load_shards(tmp_path / n, "seeger_fabian") for n in ("one", "two"))
+    for key in ("obs", "mask", "move", "return", "values"):
+        assert np.array_equal(one[key], two[key], equal_nan=key != "mask"), key
+    valued = ~np.isnan(one["values"]).all(axis=1)
+    assert valued.any()
+    for row, mask, move in zip(one["values"][valued], one["mask"][valued], one["move"][valued],
+                               strict=True):  # fmt: skip
+        assert move < 32 and mask[move] and not np.isnan(row[move])
+        legal = np.flatnonzero(mask[:32])
+        assert row[move] >= np.nanmax(row[legal]) - 1.0 - 1e-6  # near-ties go to the heuristic

@@ -5,10 +5,13 @@
 
 The teacher (any agent spec: ``pimc``, ``heuristic``, ``ppo:PATH``) plays all three seats of
 random deals. Every decision gives the acting seat's observation and legal mask (what the
-learner seat sees), the teacher's move and that seat's final reward (the value head's target),
-saved in compressed NumPy shards of ``--shard-games`` games (``shard_00000.npz``, ...). Shard
-``k`` always holds the same deals (seed ``seed + k``), so a stopped run resumes by skipping the
-shards already written, and more ``--games`` later only adds shards. Search teachers are slow
+learner seat sees), the teacher's move, that seat's final reward (the value head's target) and,
+for a search teacher's card play, the search's value of every card it solved (``values``,
+float32[32], NaN elsewhere: the mean utility for the player to move, see
+:mod:`skat_env.search.pimc`), saved in compressed NumPy shards of ``--shard-games`` games
+(``shard_00000.npz``, ...). Shard ``k`` always holds the same deals (seed ``seed + k``), so a
+stopped run resumes by skipping the shards already written, more ``--games`` later only adds
+shards, and ``--workers`` processes give the same shards as one. Search teachers are slow
 (``pimc``: about 0.1-0.3 s per decision on one core), hence the shards.
 """
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +34,8 @@ from ..envs.single_agent import decide
 def record_games(teacher, games: int, seed: int, reward_mode: str) -> dict[str, np.ndarray]:
     """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards)."""
     rng = np.random.default_rng(seed)
-    obs, masks, moves, returns = [], [], [], []
+    obs, masks, moves, returns, values = [], [], [], [], []
+    searches = hasattr(teacher, "last_values")  # a search teacher reports its card values
     for _ in range(games):
         game, seats = Game.random(rng), []
         if callable(getattr(teacher, "reset", None)):
@@ -38,40 +43,66 @@ def record_games(teacher, games: int, seed: int, reward_mode: str) -> dict[str, 
         while not game.is_over:
             seat = game.to_act
             o = observe(game, seat)
+            if searches:
+                teacher.last_values = {}
             move = decide(teacher, game, seat)
+            row = np.full(32, np.nan, np.float32)
+            for card, v in teacher.last_values.items() if searches else ():
+                row[card] = v
             obs.append(o["observation"])
             masks.append(o["action_mask"].astype(bool))
             moves.append(move)
+            values.append(row)
             seats.append(seat)
             game.step(move)
         reward = rewards_of(game.result, reward_mode)
         returns.extend(float(reward[s]) for s in seats)
     return {"obs": np.array(obs, np.float32), "mask": np.array(masks, bool),
-            "move": np.array(moves, np.int64), "return": np.array(returns, np.float32)}  # fmt: skip
+            "move": np.array(moves, np.int64), "return": np.array(returns, np.float32),
+            "values": np.array(values, np.float32).reshape(-1, 32)}  # fmt: skip
+
+
+_TEACHERS: dict[str, object] = {}  # one teacher per spec in each process
+
+
+def write_shard(teacher_spec: str, path: Path, seed: int, games: int, reward_mode: str) -> Path:
+    """Record one shard (``games`` games of ``seed``) and write it atomically to ``path``."""
+    from skat_env.agents.registry import make_agent
+
+    teacher = _TEACHERS.get(teacher_spec)
+    if teacher is None:
+        teacher = _TEACHERS[teacher_spec] = make_agent(teacher_spec, seed=0)
+    data = record_games(teacher, games, seed, reward_mode)
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode, games=games)
+    os.replace(tmp, path)  # a shard is there whole or not at all
+    return path
 
 
 def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
                  shard_games: int = 50, reward_mode: str = "seeger_fabian",
-                 progress: bool = True) -> list[Path]:  # fmt: skip
-    """Write the shards of ``games`` games to ``out`` (those present are kept); return all."""
+                 progress: bool = True, workers: int = 1) -> list[Path]:  # fmt: skip
+    """Write the shards of ``games`` games to ``out`` (those present are kept); return all.
+    A shard's games depend only on its seed, so ``workers`` does not change them."""
     from tqdm import tqdm
 
-    from skat_env.agents.registry import make_agent
-
     out.mkdir(parents=True, exist_ok=True)
-    teacher = make_agent(teacher_spec, seed=seed)
     n_shards = -(-games // shard_games)
     paths = [out / f"shard_{k:05d}.npz" for k in range(n_shards)]
     todo = [k for k, p in enumerate(paths) if not p.exists()]
     bar = tqdm(total=n_shards * shard_games, initial=(n_shards - len(todo)) * shard_games,
                unit="game", desc=f"{teacher_spec} games", disable=not progress)  # fmt: skip
-    for k in todo:
-        data = record_games(teacher, shard_games, seed + k, reward_mode)
-        tmp = paths[k].with_name(paths[k].stem + ".tmp.npz")
-        np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode,
-                            games=shard_games)  # fmt: skip
-        os.replace(tmp, paths[k])  # a shard is there whole or not at all
-        bar.update(shard_games)
+    if workers == 1:
+        for k in todo:
+            write_shard(teacher_spec, paths[k], seed + k, shard_games, reward_mode)
+            bar.update(shard_games)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            jobs = [pool.submit(write_shard, teacher_spec, paths[k], seed + k, shard_games,
+                                reward_mode) for k in todo]  # fmt: skip
+            for job in as_completed(jobs):
+                job.result()
+                bar.update(shard_games)
     bar.close()
     return paths
 
@@ -87,7 +118,10 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     if modes != {reward_mode}:
         raise ValueError(f"{path}: recorded under reward mode {', '.join(sorted(modes))}, "
                          f"not {reward_mode}")  # fmt: skip
-    data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "move", "return")}
+    keys = ["obs", "mask", "move", "return"]
+    if all("values" in p for p in parts):
+        keys.append("values")
+    data = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     data["return"] = data["return"] * np.float32(reward_scale)
     data["games"] = int(sum(int(p["games"]) for p in parts))
     return data
@@ -102,10 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="shard k plays the deals of seed + k")
     ap.add_argument("--shard-games", type=int, default=50, help="games per shard")
     ap.add_argument("--reward-mode", default="seeger_fabian", choices=REWARD_MODES)
+    ap.add_argument("--workers", type=int, default=1, help="parallel processes")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.shard_games < 1:
-        ap.error("--games and --shard-games must be at least 1")
+    if args.games < 1 or args.shard_games < 1 or args.workers < 1:
+        ap.error("--games, --shard-games and --workers must be at least 1")
     from skat_env.agents.registry import AgentSpecError, check_spec
 
     try:
@@ -113,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     except AgentSpecError as e:
         ap.error(str(e))
     paths = write_shards(args.teacher, args.games, args.out, args.seed, args.shard_games,
-                         args.reward_mode, progress=not args.no_progress)  # fmt: skip
+                         args.reward_mode, progress=not args.no_progress,
+                         workers=args.workers)  # fmt: skip
     print(f"{len(paths)} shards of {args.shard_games} games in {args.out}")
     return 0
 

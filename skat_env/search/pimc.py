@@ -198,6 +198,16 @@ def choose_card(
     if len(legal) == 1:
         return legal[0]
     values, _ = card_values(view, rng, config, solver, hand_value)
+    return pick_card(view, values, tie_break)
+
+
+def pick_card(
+    view: PlayerView,
+    values: dict[int, float],
+    tie_break: Callable[[PlayerView], int] | None = None,
+) -> int:
+    """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
+    legal = cards_of(view.legal_mask & ((1 << 32) - 1))
     if not values:  # no world affordable: the fallback's card
         return tie_break(view) if tie_break is not None else legal[0]
     sign = 1.0 if view.is_declarer else -1.0
@@ -285,6 +295,7 @@ __all__ = [
     "WorldSampler",
     "card_values",
     "choose_card",
+    "pick_card",
     "contract_outcomes",
     "expected_score",
     "position_of",
