@@ -28,6 +28,7 @@ by the world counts (see ``benchmarks/bench_pimc.py`` for measured times).
 
 from __future__ import annotations
 
+import copy
 import time
 import zlib
 from dataclasses import dataclass, replace
@@ -226,6 +227,15 @@ class PimcAgent(ViewAgent):
         from .registry import make_agent
 
         return make_agent(self.options.bidder, seed)
+
+    def __deepcopy__(self, memo: dict) -> PimcAgent:
+        """A copy that shares the solver: its table is a cache of exact bounds (the moves do
+        not depend on what it holds) and takes tens of MB; tournaments copy agents per game."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = value if key == "solver" else copy.deepcopy(value, memo)
+        return new
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -198,6 +199,19 @@ def test_bidder_makes_every_decision_but_the_card_play() -> None:
                     played += 1
                 game.step(move)
         assert played > 0
+
+
+def test_copies_share_the_solver_and_play_alike() -> None:
+    """Tournaments copy an unbatched agent per game: the copies must not each allocate a
+    solver table (that ran a 1,000-deal league out of memory), and must play the same."""
+    agent = PimcAgent(3, SMALL)
+    twin = copy.deepcopy(agent)
+    assert twin.solver is agent.solver and twin.options == agent.options
+    moves = _play(Game.random(11, dealer=0), [agent] * 3)  # fills the shared table
+    agent.reset(3)
+    warm = _play(Game.random(11, dealer=0), [copy.deepcopy(agent)] * 3)
+    cold = _play(Game.random(11, dealer=0), [PimcAgent(3, SMALL)] * 3)
+    assert moves == warm == cold
 
 
 def test_search_config_rejects_bad_values() -> None:
