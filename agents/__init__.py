@@ -1,7 +1,9 @@
-"""Baseline agents: ``random``, ``heuristic``, ``human`` and trained ``ppo:PATH`` models.
+"""The players: ``random``, ``heuristic``, ``human``, trained ``ppo:PATH`` and ``rllib:PATH``
+models, and the search player ``pimc`` (the spec strings of :data:`SPECS`).
 
-Every agent implements :class:`Agent` (``act(observation) -> move id``) and sees only the
-acting player's observation dict. :func:`make_agent` builds one from a spec string.
+This folder installs as ``skat_env.agents``. Every agent implements :class:`Agent`
+(``act(observation) -> move id``) and sees only the acting player's observation dict.
+:func:`make_agent` builds one from a spec string.
 """
 
 from .base import Agent, ViewAgent, view_of

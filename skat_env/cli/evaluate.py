@@ -1,10 +1,12 @@
 """Duplicate tournaments between Skat agents, scored Seeger-Fabian with bootstrap intervals.
 
-    python evaluate.py --agents heuristic random random --deals 2000 --seed 0
-    python evaluate.py --agents human heuristic heuristic --deals 1     # play in the terminal
+    skat-evaluate --agents heuristic random random --deals 2000 --seed 0
+    skat-evaluate --agents human heuristic heuristic --deals 1     # play in the terminal
 
-Agents are spec strings: random, heuristic, heuristic:margin=X, human, ppo:PATH (a
-MaskablePPO model.zip). Three agents, one per seat. Duplicate (the default; off when a human
+(``python evaluate.py ...`` in a checkout is the same command.) Agents are spec strings
+(``--help`` lists them all): random, heuristic, heuristic:margin=X, human, ppo:PATH (a
+MaskablePPO model.zip), rllib:PATH (an exported RLlib policy), pimc[:OPTIONS] (the search
+player). Three agents, one per seat. Duplicate (the default; off when a human
 plays): every deal is played under every distinct seating of the three agents (3 rotations
 when two seats share an agent, 6 permutations for three different agents), so each agent
 plays each deal's hands from every seat and the luck of the cards cancels. Deals and dealers
