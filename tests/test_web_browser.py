@@ -171,6 +171,23 @@ def test_watch_a_record_step_by_step(server, page, tmp_path: Path) -> None:
     page.set_input_files("#upload", str(iss))
     page.wait_for_selector("#upload-msg:has-text('record(s)')")
     assert page.locator("#record-list option").count() > 1
+    # an uploaded ISS game, stepped to its end, shows the score the server recorded
+    played = next(r for r, in zip(parse_records(ISS.read_text(), "x")[0])
+                  if r.game.result is not None and r.game.result.declarer is not None)  # fmt: skip
+    options = page.eval_on_selector_all(
+        "#record-list option", "els => els.map(e => [e.value, e.textContent])"
+    )
+    head = played.label.split(":")[0] + ":"  # "ISS <id>:"
+    value = next(v for v, text in options if text.startswith(head))
+    page.select_option("#record-list", value)
+    n = len(played.game.history)
+    page.wait_for_selector(f"#w-counter:text-is('move 0 / {n}')")
+    page.click("#w-last")
+    page.wait_for_selector(f"#w-counter:text-is('move {n} / {n}')")
+    page.wait_for_selector("#end-panel:not(.hidden)")
+    shown = page.inner_text("#end-panel")
+    assert str(abs(played.game.result.score)) in shown
+    assert ("won" if played.game.result.won else "lost") in shown.lower()
 
 
 def test_german_suits(server, page) -> None:
