@@ -160,7 +160,8 @@ def play_games_batched(
 ) -> list[dict]:
     """The games of ``indices`` x ``arrangements`` in lockstep: each round, every batched
     agent decides for all games waiting on it in one call; other agents get a copy per game
-    and seat, reseeded as in sequential play, so their moves do not depend on the batching."""
+    and seat, reseeded as in sequential play, so their moves do not depend on the batching
+    (an agent with large read-only state shares it in ``__deepcopy__``, as ``pimc`` does)."""
     games, tables, keys = [], [], []
     for i in indices:
         deal, dealer = deal_for(seed, i)
