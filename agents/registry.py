@@ -13,6 +13,7 @@ SPECS = (
     "human",
     "ppo:PATH (a MaskablePPO model.zip)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
+    "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
     "bid_worlds=N, infer=0|1, cap=S|off, slack=X, bidder=SPEC, comma-separated)",
 )
@@ -63,6 +64,13 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
             return RLlibAgent(arg)
         except (OSError, ValueError) as e:
             raise _error(spec, str(e)) from None
+    if kind == "oracle" and not arg:
+        try:
+            from .oracle import OracleAgent
+        except ImportError as e:
+            why = f"oracle needs the search extra, pip install 'skat-env[search]' ({e})"
+            raise _error(spec, why) from None
+        return OracleAgent()
     if kind == "pimc":
         try:
             from .pimc import PimcAgent, parse_options

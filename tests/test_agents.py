@@ -132,7 +132,7 @@ def test_make_agent__file_that_is_not_a_model(tmp_path):
 
 def test_specs_list_every_agent_kind():
     kinds = [re.match(r"[a-z]+", s).group() for s in SPECS]
-    assert kinds == ["random", "heuristic", "heuristic", "human", "ppo", "rllib", "pimc"]
+    assert kinds == ["random", "heuristic", "heuristic", "human", "ppo", "rllib", "oracle", "pimc"]
     for kind in set(kinds):  # each listed kind is one make_agent knows (not "unknown agent")
         try:
             make_agent(kind)
@@ -140,7 +140,7 @@ def test_specs_list_every_agent_kind():
             assert "unknown agent" not in str(e)
 
 
-def test_pimc_without_numba_is_a_spec_error(monkeypatch):
+def test_search_agents_without_numba_are_spec_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
     for name in [
         m for m in sys.modules if m.startswith(("skat_env.search", "skat_env.agents.pimc"))
@@ -148,6 +148,8 @@ def test_pimc_without_numba_is_a_spec_error(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(AgentSpecError, match=r"pimc needs the search extra"):
         make_agent("pimc")
+    with pytest.raises(AgentSpecError, match=r"oracle needs the search extra"):
+        make_agent("oracle")
 
 
 def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):

@@ -96,7 +96,10 @@ class LazyObservation(Mapping):
 def decide(policy: Policy, game: Game, seat: int) -> int:
     """The move ``policy`` chooses for ``seat``. Policies with ``act_view`` get the decoded
     view directly (the default observation's information, without the encode/decode round
-    trip); the others get the observation dict."""
+    trip); the others get the observation dict. A policy flagged ``perfect_information``
+    (the ``oracle`` benchmark bound, not a fair player) gets the whole game."""
+    if getattr(policy, "perfect_information", False):
+        return int(policy.act_game(game, seat))
     act_view = getattr(policy, "act_view", None)
     if act_view is not None:
         return int(act_view(without_history(player_view(game, seat))))

@@ -105,6 +105,9 @@ def _check_spec(spec: str) -> None:
         raise ValueError(f"bad opponent: {e}") from None
     if agent.interactive:
         raise ValueError(f"opponent {spec!r} needs a person at the terminal; it cannot train")
+    if getattr(agent, "perfect_information", False):
+        raise ValueError(f"opponent {spec!r} sees every card; it is a benchmark bound, not a "
+                         "training opponent")  # fmt: skip
 
 
 # --- inference -------------------------------------------------------------------------------

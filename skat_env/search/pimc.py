@@ -131,8 +131,8 @@ def position_of(view: PlayerView, world: World) -> Position:
     )
 
 
-def _world_values(view: PlayerView, world: World, solver: Solver, exact: bool) -> dict[int, float]:
-    """Utility of each legal card in one world."""
+def world_values(view: PlayerView, world: World, solver: Solver, exact: bool) -> dict[int, float]:
+    """Utility of each legal card in one world (exact card points or threshold bands)."""
     c, d = view.contract, view.declarer
     twelve = world.hands[d] | view.played[d] | world.skat
     pos = position_of(view, world)
@@ -174,7 +174,7 @@ def card_values(
     weight = 0.0
     solved = 0
     for world, w in worlds:
-        for k, v in _world_values(view, world, solver, exact).items():
+        for k, v in world_values(view, world, solver, exact).items():
             totals[k] = totals.get(k, 0.0) + w * v
         weight += w
         solved += 1
@@ -296,6 +296,7 @@ __all__ = [
     "card_values",
     "choose_card",
     "pick_card",
+    "world_values",
     "contract_outcomes",
     "expected_score",
     "position_of",

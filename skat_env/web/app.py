@@ -1,7 +1,8 @@
 """The web server: play Skat against agents and watch records, one FastAPI app.
 
 The server is authoritative: every move goes through :class:`skat_env.core.game.Game`,
-agents get exactly the environment's observation (:func:`skat_env.encoding.observation.observe`),
+agents decide through :func:`skat_env.envs.policy.decide` from exactly the environment's
+observation (only the ``oracle`` benchmark bound, which sees every card, gets the game),
 and the page receives only what the human's seat may see (:mod:`skat_env.web.state`).
 Bad requests get a 4xx JSON ``{"error": "..."}`` and leave every game unchanged.
 """
@@ -31,6 +32,7 @@ from ..core.game import PLAY, Game, IllegalMoveError, random_deal
 from ..core.moves import NUM_MOVES
 from ..core.records import dumps
 from ..encoding.observation import observe
+from ..envs.policy import decide
 from .records import RecordFileError, WatchRecord, parse_records
 from .state import discard_visible, event, snapshot
 
@@ -207,7 +209,7 @@ class SkatServer:
         while not game.is_over and game.to_act != table.seat:
             seat, phase = game.to_act, game.phase
             agent = table.agents[seat]
-            move = agent.act(observe(game, seat))
+            move = decide(agent, game, seat)
             try:
                 game.step(move)
             except IllegalMoveError as e:
