@@ -142,9 +142,8 @@ def test_specs_list_every_agent_kind():
 
 def test_search_agents_without_numba_are_spec_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
-    for name in [
-        m for m in sys.modules if m.startswith(("skat_env.search", "skat_env.agents.pimc"))
-    ]:
+    search_modules = ("skat_env.search", "skat_env.agents.pimc", "skat_env.agents.oracle")
+    for name in [m for m in sys.modules if m.startswith(search_modules)]:
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(AgentSpecError, match=r"pimc needs the search extra"):
         make_agent("pimc")
