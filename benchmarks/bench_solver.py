@@ -9,6 +9,7 @@ p99 / max time and nodes per query (solve: exact value; reaches 61; best_moves: 
 value of every legal first card; best_moves 61: 1/0 per first card), each from an empty table:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
+    OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000 --queries solve
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from skat_env.core.tables import EFFECTIVE_SUIT_MASK, GRAND, NULL, TRUMP, points
 from skat_env.search import Position, Solver
 
 KINDS = ("suit", "grand", "null")
+QUERIES = ("solve", "reaches 61", "best_moves", "best_moves 61")
 JACKS = sum(1 << (8 * s + 3) for s in range(4))
 ACES = sum(1 << (8 * s) for s in range(4))
 LOW = sum(1 << (8 * s + r) for s in range(4) for r in (5, 6, 7))  # nines, eights, sevens
@@ -67,8 +69,14 @@ def _time(fn, pos: Position, solver: Solver) -> tuple[float, int]:
     return time.perf_counter() - t, solver.nodes
 
 
-def run(deals: int, seed0: int = 0, kinds: tuple[str, ...] = KINDS, tt_bits: int = 20) -> list:
-    """Rows (kind, query, times in s, nodes) over ``deals`` deals per kind."""
+def run(
+    deals: int,
+    seed0: int = 0,
+    kinds: tuple[str, ...] = KINDS,
+    tt_bits: int = 20,
+    only: tuple[str, ...] = QUERIES,
+) -> list:
+    """Rows (kind, query, times in s, nodes) over ``deals`` deals per kind (queries ``only``)."""
     solver = Solver(tt_bits=tt_bits)
     queries = {
         "solve": solver.solve,
@@ -81,8 +89,8 @@ def run(deals: int, seed0: int = 0, kinds: tuple[str, ...] = KINDS, tt_bits: int
     rows = []
     for kind in kinds:
         for name, fn in queries.items():
-            if kind == "null" and name.endswith("61"):
-                continue  # the same question as solve in null
+            if kind == "null" and name.endswith("61") or name not in only:
+                continue  # "61" is the same question as solve in null
             times, nodes = [], []
             for i in range(deals):
                 dt, n = _time(fn, deal_position(seed0 + i, kind), solver)
@@ -112,13 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
     ap.add_argument("--kinds", default="suit,grand,null", help="suit,grand,null")
     ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
+    ap.add_argument("--queries", default=",".join(QUERIES), help=",".join(QUERIES))
     a = ap.parse_args(argv)
     kinds = tuple(k for k in a.kinds.split(",") if k)
+    only = tuple(q for q in a.queries.split(",") if q)
     bad = [k for k in kinds if k not in KINDS]
     if bad or not kinds or a.deals < 1:
         ap.error(f"--kinds takes {','.join(KINDS)} (got {a.kinds!r}); --deals must be >= 1")
+    if not only or any(q not in QUERIES for q in only):
+        ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
-    print(table(run(a.deals, a.seed, kinds, a.tt_bits)))
+    print(table(run(a.deals, a.seed, kinds, a.tt_bits, only)))
     return 0
 
 

@@ -273,6 +273,11 @@ def test_bench_solver_smoke(capsys):
     assert "suit   solve" in out and "null   best_moves" in out and "suit   best_moves 61" in out
     with pytest.raises(SystemExit):
         bench_solver.main(["--kinds", "bridge"])
+    assert bench_solver.main(["--deals", "1", "--kinds", "null", "--queries", "solve"]) == 0
+    out = capsys.readouterr().out
+    assert "null   solve" in out and "best_moves" not in out
+    with pytest.raises(SystemExit):
+        bench_solver.main(["--queries", "solve,guess"])
     # The benchmark's full deals are consistent positions: the exact value is reachable and
     # one point more is not, and the declarer's best first card achieves it.
     solver = Solver(tt_bits=16)
