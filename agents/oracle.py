@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skat_env.core.cards import cards_of
+from skat_env.core.cards import FULL_DECK, cards_of
 from skat_env.core.game import PLAY, Game
 from skat_env.encoding.view import player_view, without_history
 from skat_env.search import pimc as search
@@ -50,7 +50,7 @@ class OracleAgent(Agent):
         view = without_history(player_view(game, seat))
         if game.phase != PLAY:
             return self.heuristic.act_view(view)
-        legal = cards_of(view.legal_mask & ((1 << 32) - 1))
+        legal = cards_of(view.legal_mask & FULL_DECK)
         if len(legal) == 1:
             return legal[0]
         world = World(hands=tuple(int(x) for x in game.hands), skat=int(game.declarer_skat))

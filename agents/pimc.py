@@ -49,7 +49,7 @@ from skat_env.core.tables import (
     NULL,
     TRUMP,
 )
-from skat_env.encoding.observation import action_mask, encode
+from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
 from skat_env.search.solver import Solver
@@ -252,8 +252,7 @@ class PimcAgent(ViewAgent):
         if self.bidder is not None:
             if isinstance(self.bidder, ViewAgent):
                 return self.bidder.act_view(view)
-            obs = {"observation": encode(view), "action_mask": action_mask(view.legal_mask)}
-            return int(self.bidder.act(obs))
+            return int(self.bidder.act(observation_of(view)))
         if phase == BIDDING:
             return h.choose_bid(view, self.bid_limit(view))
         if phase == SKAT:
@@ -270,17 +269,17 @@ class PimcAgent(ViewAgent):
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
-        legal = cards_of(view.legal_mask & ((1 << 32) - 1))
-        values: dict[int, float] = {}
-        if len(legal) > 1:
-            hand_value_fn = hand_value if self.options.inference else None
-            config = self.options.card_config()
-            values, _ = search.card_values(view, rng, config, self.solver, hand_value_fn)
+        card, values = search.choose_card(
+            view,
+            rng,
+            self.options.card_config(),
+            self.solver,
+            hand_value if self.options.inference else None,
+            tie_break=h.choose_card,
+        )
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}
-        if len(legal) == 1:
-            return legal[0]
-        return search.pick_card(view, values, tie_break=h.choose_card)
+        return card
 
     # --- contract evaluation ---
     def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:

@@ -255,7 +255,11 @@ def mask_to_int(mask: np.ndarray) -> int:
 def observe(game: Game, seat: int, history: bool = False) -> dict[str, np.ndarray]:
     """PettingZoo observation of ``seat``: the encoded view and the action mask (the
     engine's legal set if ``seat`` is to act, all zeros otherwise)."""
-    view = player_view(game, seat)
+    return observation_of(player_view(game, seat), history)
+
+
+def observation_of(view: PlayerView, history: bool = False) -> dict[str, np.ndarray]:
+    """The observation dict of a player view (what :func:`observe` gives for its game)."""
     return {"observation": encode(view, history), "action_mask": action_mask(view.legal_mask)}
 
 
@@ -394,5 +398,6 @@ __all__ = [
     "encode_state",
     "fields",
     "mask_to_int",
+    "observation_of",
     "observe",
 ]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.cards import cards_of
+from ..core.cards import FULL_DECK, cards_of
 from ..core.scoring import Contract, score_game, seeger_fabian
 from ..core.tables import NULL, points_of
 from ..encoding.view import PlayerView
@@ -190,15 +190,16 @@ def choose_card(
     solver: Solver,
     hand_value: HandValue | None = None,
     tie_break: Callable[[PlayerView], int] | None = None,
-) -> int:
-    """The card with the best mean utility for the player to move (declarer: highest,
-    defender: lowest); near-ties (within 1 utility point) go to ``tie_break``'s card, and
-    so does the whole decision when the budget affords no world."""
-    legal = cards_of(view.legal_mask & ((1 << 32) - 1))
+) -> tuple[int, dict[int, float]]:
+    """(the card with the best mean utility for the player to move, the mean utility of
+    every card searched). The declarer takes the highest, a defender the lowest; near-ties
+    (within 1 utility point) go to ``tie_break``'s card, and so does the whole decision when
+    the budget affords no world. A single legal card is played unsearched (no values)."""
+    legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
-        return legal[0]
+        return legal[0], {}
     values, _ = card_values(view, rng, config, solver, hand_value)
-    return pick_card(view, values, tie_break)
+    return pick_card(view, values, tie_break), values
 
 
 def pick_card(
@@ -207,7 +208,7 @@ def pick_card(
     tie_break: Callable[[PlayerView], int] | None = None,
 ) -> int:
     """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
-    legal = cards_of(view.legal_mask & ((1 << 32) - 1))
+    legal = cards_of(view.legal_mask & FULL_DECK)
     if not values:  # no world affordable: the fallback's card
         return tie_break(view) if tie_break is not None else legal[0]
     sign = 1.0 if view.is_declarer else -1.0
