@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 
 from skat_env import skat_v0, vector
 from skat_env.core.game import DealError, Game, IllegalMoveError, random_deal
-from skat_env.core.rewards import REWARD_MODES, rewards_of
+from skat_env.core.rewards import ILLEGAL_ACTIONS, REWARD_MODES, rewards_of, worst_reward
 from skat_env.core.scoring import Contract, score_game
 from skat_env.core.tables import DIAMONDS_GAME
-from skat_env.core.validation import ILLEGAL_ACTIONS, worst_reward
 from skat_env.envs.single_agent import SkatSingleAgentEnv
 from skat_env.envs.vector_env import SkatVectorEnv
 

@@ -7,13 +7,8 @@ allowed, out-of-range values with a ``ValueError``. A refused value changes noth
 check runs before the caller touches its state. Callers test the common case (a plain
 ``int`` in range) inline first, so the checks cost nothing on the hot path.
 
-The illegal-move vocabulary of every environment also lives here: ``illegal_action`` is
-``"terminate"`` (the default everywhere: the game ends, the offender gets ``illegal_reward``,
-the others 0; what Gymnasium's and PettingZoo's checkers, which sample unmasked actions,
-expect) or ``"raise"`` (an :class:`IllegalMoveError`, the state untouched);
-``illegal_reward`` defaults to :func:`worst_reward` of the reward mode and may not be better
-than it, so cheating never pays. The rules engine (:class:`~skat_env.core.game.Game`) always
-raises.
+The illegal-move policy of the environments (``illegal_action``, ``illegal_reward``) is reward
+policy and lives in :mod:`.rewards`.
 """
 
 from __future__ import annotations
@@ -25,10 +20,6 @@ from typing import Any
 import numpy as np
 
 from .moves import NUM_MOVES
-from .scoring import seeger_fabian
-from .tables import BASE_VALUES, BID_VALUES
-
-ILLEGAL_ACTIONS = ("terminate", "raise")  # the first is the default of every env
 
 
 class IllegalMoveError(ValueError):
@@ -123,38 +114,6 @@ def check_real(value: Any, what: str) -> float:
     return x
 
 
-def worst_reward(reward_mode: str) -> float:
-    """The lowest reward any seat can get from a played game under ``reward_mode``: the
-    declarer overbidding the highest bid (264) in the suit whose next multiple is largest
-    (diamonds/hearts: 270), lost, doubled; Seeger-Fabian adds the loss penalty."""
-    from .rewards import REWARD_MODES  # rewards imports game, which imports this module
-
-    check_choice("reward_mode", reward_mode, REWARD_MODES)
-    worst_value = max(-(-BID_VALUES[-1] // base) * base for base in BASE_VALUES)
-    score = -2 * worst_value
-    if reward_mode == "seeger_fabian":
-        return float(seeger_fabian(score, False)[0])
-    return float(score)  # zero_sum, list: the declarer loses more than any defender
-
-
-def check_illegal(illegal_action: Any, illegal_reward: Any, reward_mode: str) -> tuple[str, float]:
-    """The illegal-move policy as ``(illegal_action, illegal_reward)``; ``illegal_reward``
-    ``None`` means :func:`worst_reward`. A penalty better than the worst game outcome would
-    pay an agent to cheat, so it is refused."""
-    check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-    worst = worst_reward(reward_mode)
-    if illegal_reward is None:
-        return illegal_action, worst
-    reward = check_real(illegal_reward, "illegal_reward")
-    if reward > worst:
-        raise ValueError(
-            f"illegal_reward must be at most {worst:g}, the worst game outcome under "
-            f"reward_mode={reward_mode!r} (else an illegal move pays better than a lost "
-            f"game), got {reward:g}; None chooses {worst:g}"
-        )
-    return illegal_action, reward
-
-
 def check_options(options: Any, known: Sequence[str]) -> dict:
     """Reset options as a dict (``None``: empty); ``ValueError`` naming unknown keys."""
     if options is None:
@@ -170,17 +129,14 @@ def check_options(options: Any, known: Sequence[str]) -> dict:
 
 
 __all__ = [
-    "ILLEGAL_ACTIONS",
     "DealError",
     "IllegalMoveError",
     "as_int",
     "check_action",
     "check_choice",
     "check_count",
-    "check_illegal",
     "check_options",
     "check_real",
     "check_seat",
     "check_seed",
-    "worst_reward",
 ]

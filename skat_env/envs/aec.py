@@ -17,11 +17,10 @@ from pettingzoo import AECEnv
 
 from ..core.game import DONE, Game, IllegalMoveError, Result, random_deal
 from ..core.moves import MOVE_NAMES, NUM_MOVES, move_id
-from ..core.rewards import REWARD_MODES, rewards_of
+from ..core.rewards import REWARD_MODES, check_illegal, rewards_of
 from ..core.validation import (
     check_action,
     check_choice,
-    check_illegal,
     check_real,
     check_seat,
     check_seed,

@@ -42,11 +42,10 @@ import numpy as np
 
 from ..core.game import Game, IllegalMoveError, random_deal
 from ..core.moves import NUM_MOVES
-from ..core.rewards import REWARD_MODES, rewards_of
+from ..core.rewards import REWARD_MODES, check_illegal, rewards_of
 from ..core.validation import (
     check_action,
     check_choice,
-    check_illegal,
     check_options,
     check_seat,
     check_seed,

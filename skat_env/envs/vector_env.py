@@ -43,7 +43,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import vector
 from ..core.moves import NUM_MOVES
-from ..core.validation import check_count, check_illegal, check_options, check_seat, check_seed
+from ..core.rewards import check_illegal
+from ..core.validation import check_count, check_options, check_seat, check_seed
 from ..encoding.observation import OBS_SIZE
 from .aec import check_reward_scale
 from .policy import RandomPolicy

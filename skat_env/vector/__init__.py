@@ -2,7 +2,7 @@
 
 from ..encoding.batched import encode_batch
 from .engine import (
-    ILLEGAL_MODES,
+    ILLEGAL_ACTIONS,
     REWARD_MODES,
     IllegalActionError,
     Results,
@@ -18,7 +18,7 @@ from .engine import (
 )
 
 __all__ = [
-    "ILLEGAL_MODES",
+    "ILLEGAL_ACTIONS",
     "IllegalActionError",
     "REWARD_MODES",
     "Results",

@@ -66,14 +66,12 @@ from ..core.game import (
     parse_deal,
 )
 from ..core.moves import FIRST_BID, FIRST_DECLARATION, HAND, HOLD, MOVE_NAMES, NUM_MOVES, PASS
-from ..core.rewards import REWARD_MODES, side_rewards
+from ..core.rewards import ILLEGAL_ACTIONS, REWARD_MODES, check_illegal, side_rewards
 from ..core.scoring import SCHNEIDER_POINTS, Contract, outcome_kernel, seeger_fabian
 from ..core.tables import GRAND, NULL
 from ..core.validation import (
-    ILLEGAL_ACTIONS,
     check_choice,
     check_count,
-    check_illegal,
     check_seat,
     check_seed,
 )
@@ -81,7 +79,6 @@ from ..encoding.batched import encode_batch
 from ..encoding.observation import OBS_SIZE
 from . import tables as T
 
-ILLEGAL_MODES = ILLEGAL_ACTIONS  # "raise", "terminate": the values of ``illegal_action``
 BIDDER_ROLE, HOLDER_ROLE, OPENER_ROLE = 0, 1, 2  # tables.AUCTION_ROLE
 _I64 = np.int64
 
@@ -772,7 +769,7 @@ def result_of(s: VecState, b: int) -> Result:
 
 
 __all__ = [
-    "ILLEGAL_MODES",
+    "ILLEGAL_ACTIONS",
     "IllegalActionError",
     "REWARD_MODES",
     "Results",
