@@ -14,12 +14,12 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from skat_env.cli.web import main  # noqa: E402
 from skat_env.core.cards import CARD_NAMES  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.records import dumps, replay  # noqa: E402
 from skat_env.core.tables import BASE_VALUES  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
-from skat_env.cli.web import main  # noqa: E402
 from skat_env.web.app import SkatServer, create_app  # noqa: E402
 from skat_env.web.records import parse_records  # noqa: E402
 from skat_env.web.state import score_sheet  # noqa: E402

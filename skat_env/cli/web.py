@@ -63,7 +63,6 @@ def _check_port(parser: argparse.ArgumentParser, host: str, port: int) -> None:
 def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """The :class:`SkatServer` for parsed options; ``parser.error`` for bad ones."""
     from skat_env.agents.registry import AgentSpecError, make_agent
-
     from skat_env.web.app import SkatServer
     from skat_env.web.records import RecordFileError, read_record_file
 
