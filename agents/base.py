@@ -6,9 +6,10 @@ An agent sees only what the environment gives the acting player: the observation
 view hand out). Rule-based agents turn it back into a :class:`~skat_env.encoding.view.PlayerView`
 with :func:`view_of` (the decoder of the observation, so nothing hidden can reach them).
 
-Every :class:`Agent` is a :class:`skat_env.envs.policy.Policy` (``act``, optional ``reset``
-and ``act_view``), so the environments can play agents as opponents without importing this
-package.
+Every :class:`Agent` is a :class:`skat_env.envs.policy.BasePolicy` (the protocol's hooks and
+their defaults: ``act``, optional ``act_view``, ``act_batch``, ``act_game``, ``reset``,
+``game_over``), so the environments, trainers and tournaments play agents without importing
+this package.
 """
 
 from __future__ import annotations
@@ -21,30 +22,21 @@ import numpy as np
 from skat_env.encoding.observation import decode, mask_to_int
 from skat_env.encoding.view import PlayerView
 from skat_env.encoding.view import without_history as observation_view
+from skat_env.envs.policy import BasePolicy
 
 
-class Agent(ABC):
-    """A player. Subclasses implement :meth:`act`; the other hooks are optional."""
+class Agent(BasePolicy, ABC):
+    """A player. Subclasses implement :meth:`act`; the other hooks have the protocol's
+    defaults (:class:`~skat_env.envs.policy.BasePolicy`)."""
 
     name: str = "agent"
     #: True for agents that talk to a person: evaluation then shows no progress bar and
     #: refuses parallel workers.
     interactive: bool = False
-    #: True for agents whose move depends only on the observation (no memory, no randomness):
-    #: with an ``act_batch`` method, tournaments may then decide for many games in one call
-    #: without changing any game.
-    deterministic: bool = False
-
-    def reset(self, seed: int | None = None) -> None:  # noqa: B027 (optional hook)
-        """Called before every game; seeded agents reseed here so that a game's moves
-        depend only on the evaluation seed, not on which process played it."""
 
     @abstractmethod
     def act(self, observation: dict[str, Any]) -> int:
         """A legal move id (0..120) for the observation of the player to act."""
-
-    def game_over(self, observation: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
-        """Called with each seat's final observation when a game ends (default: nothing)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

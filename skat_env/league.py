@@ -31,7 +31,8 @@ import numpy as np
 
 from skat_env.agents.registry import AgentSpecError, make_agent
 
-from .tournament import batched, bootstrap_ci, evaluate, per_deal_sf
+from .envs.policy import batchable
+from .tournament import bootstrap_ci, evaluate, per_deal_sf
 
 LINEUPS = ((0, 1, 1), (1, 0, 0))  # [A, B, B] and [B, A, A]
 GAMES_PER_DEAL = 6  # two line-ups x three rotations
@@ -73,7 +74,7 @@ def pair_margins(a: str, b: str, deals: int, seed: int, workers: int = 1,
     """
     per_deal, sf = [], {a: 0.0, b: 0.0}
     each_game = (
-        done is not None and workers == 1 and not any(batched(make_agent(x)) for x in (a, b))
+        done is not None and workers == 1 and not any(batchable(make_agent(x)) for x in (a, b))
     )
     for lineup in LINEUPS:
         specs = [(a, b)[i] for i in lineup]

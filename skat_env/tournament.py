@@ -31,7 +31,7 @@ from skat_env.agents.registry import AgentSpecError, make_agent
 from .core.game import Game, IllegalMoveError
 from .encoding.observation import action_mask, encode
 from .encoding.view import player_view
-from .envs.policy import LazyObservation, decide
+from .envs.policy import batchable, decide, notify_game_over
 
 FAMILIES = ("suit", "grand", "null")
 PROGRESS_MIN_GAMES = 200  # show a progress bar from this many games on
@@ -127,7 +127,7 @@ def play_deals(
     moves, and so the records, are the same as one game after the other."""
     agents = [make_agent(s) for s in specs]
     arrangements = seatings(labels, duplicate)
-    if report is None and any(batched(a) for a in agents):
+    if report is None and any(batchable(a) for a in agents):
         return play_games_batched(agents, labels, arrangements, indices, seed)
     records = []
     for i in indices:
@@ -142,13 +142,6 @@ def play_deals(
                 report(game, names)
             records.append(_record(i, k, seating, game))
     return records
-
-
-def batched(agent: Agent) -> bool:
-    """Whether the tournament may decide for many games of this agent in one call: it has
-    ``act_batch(obs[B, N], masks[B, 121]) -> moves[B]`` and declares itself
-    ``deterministic`` (moves from the observation alone), so batching cannot change a game."""
-    return agent.deterministic and callable(getattr(agent, "act_batch", None))
 
 
 def play_games_batched(
@@ -166,7 +159,7 @@ def play_games_batched(
     for i in indices:
         deal, dealer = deal_for(seed, i)
         for k, seating in enumerate(arrangements):
-            by_seat = [agents[a] if batched(agents[a]) else copy.deepcopy(agents[a])
+            by_seat = [agents[a] if batchable(agents[a]) else copy.deepcopy(agents[a])
                        for a in seating]  # fmt: skip
             for seat, agent in enumerate(by_seat):
                 agent.reset(_agent_seed(seed, i, k, seat))
@@ -178,7 +171,7 @@ def play_games_batched(
         waiting: dict[int, list[int]] = {}
         for g in active:
             agent = tables[g][games[g].to_act]
-            if batched(agent):
+            if batchable(agent):
                 waiting.setdefault(id(agent), []).append(g)
             else:
                 _apply(games[g], decide(agent, games[g], games[g].to_act), agent, labels, keys[g])
@@ -206,8 +199,7 @@ def _apply(game: Game, move: int, agent: Agent, labels: Sequence[str], key: tupl
 
 def _game_over(game: Game, by_seat: Sequence[Agent]) -> None:
     for seat, agent in enumerate(by_seat):
-        if type(agent).game_over is not Agent.game_over:
-            agent.game_over(LazyObservation(game, seat))
+        notify_game_over(agent, game, seat)
 
 
 # ----------------------------------------------------------------------------------------
@@ -392,7 +384,7 @@ def evaluate(
     if workers == 1:
         records = []
         step = max(1, min(64, deals // 100 or 1))  # small steps keep the progress bar moving
-        if any(batched(a) for a in built):
+        if any(batchable(a) for a in built):
             step = 256  # batched agents gain from many games in lockstep
         for start in range(0, deals, step):
             idx = range(start, min(deals, start + step))

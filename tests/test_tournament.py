@@ -14,6 +14,7 @@ import pytest
 import evaluate
 from skat_env import tournament as ev
 from skat_env.agents import Agent, RandomAgent
+from skat_env.envs.policy import batchable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -211,8 +212,8 @@ def test_play_deals__batched_agents_play_the_same_games_as_one_by_one():
     assert max(batched_agent.calls) > 1  # decisions of several games went in one call
 
 
-def test_batched__only_deterministic_agents_are_batched_across_games():
+def test_batchable__only_deterministic_agents_are_batched_across_games():
     # random has act_batch (the vector env's opponents) but draws from its own stream:
     # batching it would make a game depend on the others in its batch
-    assert callable(RandomAgent().act_batch) and not ev.batched(RandomAgent())
-    assert ev.batched(_BatchedObsHash()) and not ev.batched(_ObsHash())
+    assert callable(RandomAgent().act_batch) and not batchable(RandomAgent())
+    assert batchable(_BatchedObsHash()) and not batchable(_ObsHash())

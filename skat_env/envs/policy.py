@@ -1,14 +1,34 @@
-"""The policy protocol of the environments, and the one uniformly random policy.
+"""The policy protocol: every hook a player may have, its defaults, and the helpers that call
+the hooks (the only place that asks which hooks a policy has).
 
 A policy chooses a move id from the observation dict of the seat to act
 (``{"observation": float32[...], "action_mask": int8[121]}``). The environments that play
-seats themselves (:mod:`.single_agent`, :mod:`.vector_env`) take policies; the agents of the
-top-level ``agents`` package satisfy the protocol (``agents.base.Agent``), but the env layer
-never imports them: agents sit above the environments.
+seats themselves (:mod:`.single_agent`, :mod:`.vector_env`), the trainers of
+:mod:`skat_env.integrations` and the tournaments take policies; the agents of the top-level
+``agents`` package are policies (``agents.base.Agent`` is a :class:`BasePolicy`), but no layer
+below the players imports them: training opponents and teachers are passed in as policies.
+
+The hooks (:class:`BasePolicy` has a default for each; only ``act`` is required of other
+objects, and a plain function ``fn(observation) -> move id`` is wrapped by :func:`as_policy`):
+
+- ``act(observation) -> move id``: one decision.
+- ``act_view(view) -> move id`` (optional; ``None`` by default): decide from the decoded
+  :class:`~skat_env.encoding.view.PlayerView` (the default observation's information, without
+  the encode/decode round trip); :func:`decide` prefers it.
+- ``act_batch(obs[B, N], masks[B, 121]) -> moves[B]``: many decisions in one call (default:
+  ``act`` per row). :func:`batched` turns any policy into a :data:`BatchedPolicy`;
+  :func:`batchable` says whether a tournament may play it in lockstep.
+- ``act_game(game, seat) -> move id``: only for policies flagged ``perfect_information``
+  (benchmark bounds that see every card, not fair players); :func:`decide` calls it for them.
+- ``reset(seed)``: before each game (seeded policies reseed); :func:`reset_policy`.
+- ``game_over(observation)``: each seat's final observation when a game ends;
+  :func:`notify_game_over` builds it only for policies that override the default.
+
+Flags: ``deterministic`` (moves depend on the observation alone, so batching across games
+changes nothing), ``perfect_information`` (see ``act_game``).
 
 :class:`RandomPolicy` is the random player of every layer (``agents.RandomAgent`` is one,
-the envs' default opponents are ones): seeded, picklable, with a batched form for the
-vector env.
+the envs' default opponents are ones): seeded, picklable, batched.
 """
 
 from __future__ import annotations
@@ -21,21 +41,57 @@ import numpy as np
 
 from ..core.game import Game
 from ..encoding.observation import action_mask, encode
-from ..encoding.view import player_view, without_history
+from ..encoding.view import PlayerView, player_view, without_history
 
-Observation = dict[str, np.ndarray]
+Observation = Mapping[str, np.ndarray]
+#: A batched policy: ``policy(obs float32[B, N], masks int8[B, 121]) -> moves int[B]``.
+BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @runtime_checkable
 class Policy(Protocol):
-    """Anything with ``act(observation) -> move id``. Optional hooks, used when present:
-    ``reset(seed)`` before each game (seeded policies reseed there) and
-    ``act_view(view) -> move id`` (decide from the decoded player view directly)."""
+    """Anything with ``act(observation) -> move id``; the optional hooks are those of
+    :class:`BasePolicy` (see the module docstring)."""
 
     def act(self, observation: Observation) -> int: ...
 
 
-class FunctionPolicy:
+class BasePolicy:
+    """The defaults of every hook of the protocol; players subclass it and override what
+    they have (``act`` always)."""
+
+    name: str = "policy"
+    #: moves depend on the observation alone (no memory, no randomness): an own
+    #: ``act_batch`` may then decide for many games at once without changing any game
+    deterministic: bool = False
+    #: sees the whole game: :func:`decide` calls ``act_game(game, seat)`` (benchmark bounds)
+    perfect_information: bool = False
+    #: ``act_view(view) -> move id`` when the policy decides from the decoded view
+    act_view: Callable[[PlayerView], int] | None = None
+
+    def act(self, observation: Observation) -> int:
+        """A legal move id (0..120) for the observation of the player to act."""
+        raise NotImplementedError(f"{type(self).__name__} has no act()")
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One move per row of ``obs[B, N]`` under ``masks[B, 121]`` (default: ``act`` per
+        row), ``int64[B]``."""
+        return act_rows(self, obs, masks)
+
+    def act_game(self, game: Game, seat: int) -> int:
+        """The move of ``seat`` knowing the whole game: only for ``perfect_information``."""
+        raise TypeError(f"{self!r} plays from observations; act_game is for policies flagged "
+                        "perfect_information")  # fmt: skip
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 (optional hook)
+        """Called before every game; seeded policies reseed here so that a game's moves
+        depend only on the seed given, not on which process played it."""
+
+    def game_over(self, observation: Observation) -> None:  # noqa: B027 (optional hook)
+        """Called with each seat's final observation when a game ends (default: nothing)."""
+
+
+class FunctionPolicy(BasePolicy):
     """A plain function ``fn(observation) -> move id`` as a :class:`Policy` (picklable when
     ``fn`` is a module-level function)."""
 
@@ -63,6 +119,63 @@ def as_policy(policy: Any) -> Policy:
         f"a policy is an object with .act(observation) -> move id or a function "
         f"observation -> move id, got {policy!r}"
     )
+
+
+def act_rows(policy: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``policy.act`` on each row of a batch: the batched form of a policy without one."""
+    rows = zip(obs, masks, strict=True)
+    moves = [policy.act({"observation": o, "action_mask": m}) for o, m in rows]
+    return np.array(moves, np.int64).reshape(len(moves))
+
+
+class _RowLoop:
+    """The batched form of a policy that has only ``act`` (picklable, unlike a closure)."""
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return act_rows(self.policy, obs, masks)
+
+
+def batched(policy: Any) -> BatchedPolicy:
+    """Any policy as a :data:`BatchedPolicy`: its ``act_batch`` when it has one, else
+    ``act`` per row. A plain callable is taken to be batched already (``fn(obs, masks)``,
+    what :class:`~.vector_env.SkatVectorEnv` documents) and returned as it is."""
+    act_batch = getattr(policy, "act_batch", None)
+    if callable(act_batch):
+        return act_batch
+    if callable(getattr(policy, "act", None)):
+        return _RowLoop(policy)
+    if callable(policy):
+        return policy
+    raise TypeError(f"a policy is an object with .act(observation) or .act_batch(obs, masks), "
+                    f"or a batched function fn(obs, masks) -> moves, got {policy!r}")  # fmt: skip
+
+
+def batchable(policy: Any) -> bool:
+    """Whether many games may be decided in one ``act_batch`` call without changing any:
+    the policy declares itself ``deterministic`` and has its own ``act_batch`` (not the
+    per-row default)."""
+    if not getattr(policy, "deterministic", False):
+        return False
+    own = getattr(type(policy), "act_batch", None)
+    return callable(own) and own is not BasePolicy.act_batch
+
+
+def reset_policy(policy: Any, seed: int | None) -> None:
+    """Call the policy's ``reset(seed)`` hook, if it has one."""
+    reset = getattr(policy, "reset", None)
+    if callable(reset):
+        reset(seed)
+
+
+def notify_game_over(policy: Any, game: Game, seat: int) -> None:
+    """Give ``seat``'s final observation to the policy's ``game_over`` hook; nothing is
+    encoded for a policy without one (or with the default, which does nothing)."""
+    hook = getattr(type(policy), "game_over", None)
+    if callable(hook) and hook is not BasePolicy.game_over:
+        policy.game_over(LazyObservation(game, seat))
 
 
 class LazyObservation(Mapping):
@@ -93,11 +206,11 @@ class LazyObservation(Mapping):
         return 2
 
 
-def decide(policy: Policy, game: Game, seat: int) -> int:
+def decide(policy: Any, game: Game, seat: int) -> int:
     """The move ``policy`` chooses for ``seat``. Policies with ``act_view`` get the decoded
     view directly (the default observation's information, without the encode/decode round
     trip); the others get the observation dict. A policy flagged ``perfect_information``
-    (the ``oracle`` benchmark bound, not a fair player) gets the whole game."""
+    (a benchmark bound, not a fair player) gets the whole game through ``act_game``."""
     if getattr(policy, "perfect_information", False):
         return int(policy.act_game(game, seat))
     act_view = getattr(policy, "act_view", None)
@@ -106,7 +219,7 @@ def decide(policy: Policy, game: Game, seat: int) -> int:
     return int(policy.act(LazyObservation(game, seat)))
 
 
-class RandomPolicy:
+class RandomPolicy(BasePolicy):
     """Uniform over the legal moves, from its own seeded generators: ``act`` for one
     observation, ``act_batch`` for a batch (the vector env's opponents)."""
 
@@ -134,4 +247,20 @@ class RandomPolicy:
         return u.argmax(1)
 
 
-__all__ = ["FunctionPolicy", "Policy", "PolicyLike", "RandomPolicy", "as_policy", "decide"]
+__all__ = [
+    "BasePolicy",
+    "BatchedPolicy",
+    "FunctionPolicy",
+    "LazyObservation",
+    "Observation",
+    "Policy",
+    "PolicyLike",
+    "RandomPolicy",
+    "act_rows",
+    "as_policy",
+    "batchable",
+    "batched",
+    "decide",
+    "notify_game_over",
+    "reset_policy",
+]

@@ -52,7 +52,7 @@ from ..core.validation import (
 )
 from ..encoding.observation import OBS_SIZE, observe
 from .aec import check_reward_scale
-from .policy import Policy, PolicyLike, RandomPolicy, as_policy, decide
+from .policy import Policy, PolicyLike, RandomPolicy, as_policy, decide, reset_policy
 
 OpponentSampler = Callable[[np.random.Generator], Sequence[PolicyLike]]
 RESET_OPTIONS = ("deal", "dealer", "seat")
@@ -193,9 +193,7 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"the opponent sampler must return two policies, got {pair!r}")
         pair = [as_policy(p) for p in pair]
         for policy in pair:
-            reset = getattr(policy, "reset", None)
-            if callable(reset):
-                reset(int(rng.integers(2**31)))
+            reset_policy(policy, int(rng.integers(2**31)))
         return {nxt: pair[0], prev: pair[1]}
 
     def _advance(self) -> None:
@@ -211,4 +209,4 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return np.asarray(obs["observation"], np.float32).copy()
 
 
-__all__ = ["FixedOpponents", "RandomOpponents", "SkatSingleAgentEnv", "as_policy", "decide"]
+__all__ = ["FixedOpponents", "RandomOpponents", "SkatSingleAgentEnv"]

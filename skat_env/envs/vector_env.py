@@ -7,10 +7,11 @@ in every game. It is the batched counterpart of :class:`.single_agent.SkatSingle
 (same observation, same mask, same reward: the learner seat's reward under ``reward_mode``
 times ``reward_scale``, on the step that ends its game).
 
-Opponents are a pool: ``opponents`` maps a name to a *batched policy* (``"random"``: the
-batched form of :class:`~.policy.RandomPolicy`, seeded from the env's generator; or a
-callable ``policy(obs, mask) -> actions`` taking ``float32[n, 450]`` observations and
-``int8[n, 121]`` masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
+Opponents are a pool: ``opponents`` maps a name to a policy (``"random"``: the batched form
+of :class:`~.policy.RandomPolicy`, seeded from the env's generator; any :mod:`.policy` policy,
+batched by :func:`~.policy.batched`; or a :data:`~.policy.BatchedPolicy`
+``policy(obs, mask) -> actions`` taking ``float32[n, 450]`` observations and ``int8[n, 121]``
+masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
 its opponent for both other seats from the pool at its start. Every policy is called once
 per opponent turn with all the games that use it.
 
@@ -34,7 +35,7 @@ same position that continues as the original would.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -47,9 +48,7 @@ from ..core.rewards import check_illegal
 from ..core.validation import check_count, check_options, check_seat, check_seed
 from ..encoding.observation import OBS_SIZE
 from .aec import check_reward_scale
-from .policy import RandomPolicy
-
-BatchedPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+from .policy import BatchedPolicy, RandomPolicy, batched
 
 
 def random_policy(seed: int | None = None) -> BatchedPolicy:
@@ -66,7 +65,7 @@ class SkatVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int,
-        opponents: Mapping[str, BatchedPolicy | str] | None = None,
+        opponents: Mapping[str, Any] | None = None,
         weights: Sequence[float] | None = None,
         seat: int | None = None,
         reward_mode: str = "zero_sum",
@@ -84,13 +83,12 @@ class SkatVectorEnv(VectorEnv):
         self.reward_mode = reward_mode
         self.reward_scale = check_reward_scale(reward_scale)
         self.dealer = check_seat(dealer, "dealer")
-        self._pool_spec = dict(opponents or {"random": "random"})
+        self._pool_spec = {
+            name: p if isinstance(p, str) and p == "random" else _batched(name, p)
+            for name, p in (opponents or {"random": "random"}).items()
+        }
         if not self._pool_spec:
             raise ValueError("the opponent pool is empty")
-        for name, p in self._pool_spec.items():
-            if p != "random" and not callable(p):
-                raise TypeError(f"opponent {name!r} must be 'random' or a batched policy "
-                                f"policy(obs, mask) -> actions, got {p!r}")  # fmt: skip
         w = np.ones(len(self._pool_spec)) if weights is None else np.asarray(weights, float)
         bad = w.shape != (len(self._pool_spec),) or not np.isfinite(w).all()
         if bad or (w < 0).any() or w.sum() <= 0:
@@ -190,6 +188,14 @@ class SkatVectorEnv(VectorEnv):
             vector.step(s, actions, active=waiting)
             # a game can only end on an opponent's move here: book it for the learner
             self._collect(rewards, done)
+
+
+def _batched(name: str, policy: Any) -> BatchedPolicy:
+    try:
+        return batched(policy)
+    except TypeError:
+        raise TypeError(f"opponent {name!r} must be 'random', a policy or a batched policy "
+                        f"policy(obs, mask) -> actions, got {policy!r}") from None  # fmt: skip
 
 
 def sb3_vec_env(num_envs: int, **kwargs: Any):
