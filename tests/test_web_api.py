@@ -400,3 +400,63 @@ def test_concurrent_moves_on_one_game_apply_once(client: TestClient) -> None:
     after = client.get(f"/api/games/{gid}").json()["state"]
     mine = [ev for ev in after["log"] if ev["seat"] == answer["seat"]]
     assert len(mine) == 1 + sum(ev["seat"] == answer["seat"] for ev in state["log"])
+
+
+def test_agents_one_move_at_a_time_with_their_time(client: TestClient, server) -> None:
+    """The page asks for agent moves one by one, to show who is thinking and for how long."""
+    answer = new_game(client, seat=0, dealer=0, seed=4, run_agents=False)  # seat 2 opens
+    assert answer["events"] == [] and answer["state"]["to_act"] == 2
+    assert answer["agents"] == [None, "random", "random"]
+    gid, state = answer["game_id"], answer["state"]
+    while state["to_act"] != answer["seat"]:
+        r = client.post(f"/api/games/{gid}/agent", json={"moves_played": state["moves_played"]})
+        assert r.status_code == 200, r.text
+        (ev,) = r.json()["events"]
+        assert ev["seat"] == state["to_act"] and ev["think_ms"] >= 0
+        state = r.json()["state"]
+    r = client.post(f"/api/games/{gid}/agent", json={})
+    assert r.status_code == 409 and "your turn" in r.json()["error"]
+    move = state["legal"]["moves"][-1]
+    body = {"move": move, "run_agents": False}
+    after = client.post(f"/api/games/{gid}/moves", json=body).json()
+    assert [ev["seat"] for ev in after["events"]] == [answer["seat"]]
+    stale = client.post(f"/api/games/{gid}/agent", json={"moves_played": 0})
+    assert stale.status_code == 409 and "stale" in stale.json()["error"]
+    bad = client.post(f"/api/games/{gid}/moves", json={"move": "pass", "run_agents": 1})
+    assert bad.status_code == 400 and "'run_agents'" in bad.json()["error"]
+
+
+def test_the_first_dealer_is_random(client: TestClient) -> None:
+    rounds = [new_game(client)["round"] for _ in range(24)]
+    assert set(rounds) == {0, 1, 2}
+    answer = new_game(client, round=4)
+    assert answer["round"] == 4 and answer["state"]["seats"][answer["seat"]]["position"] == (
+        "middlehand"
+    )
+
+
+def test_watching_shows_the_trick_a_move_completes(client: TestClient) -> None:
+    text = seeded_records(1)
+    rid = client.post("/api/records", json={"text": text}).json()["records"][0]["id"]
+    game = replay(text)
+    first_play = len(game.history) - len(game.plays)
+    for k in range(first_play, first_play + 4):
+        shown = client.get(f"/api/records/{rid}?step={k}").json()
+        done = shown["trick_done"]
+        if k - first_play == 3:  # the third card of the first trick
+            assert [c["card"] for c in done["cards"]] == [CARD_NAMES[c] for _, c in game.plays[:3]]
+            assert done["winner"] == shown["state"]["to_act"]
+            assert shown["state"]["trick"] == []
+        else:
+            assert done is None
+
+
+def test_unfinished_iss_records_show_the_recorded_result() -> None:
+    records, _ = parse_records(ISS.read_text(), ISS.name)
+    client = TestClient(create_app(SkatServer(["random", "random"], records)))
+    listed = client.get("/api/records").json()
+    claimed = next(r for r in listed if r["status"] == "claimed")
+    assert claimed["recorded"]["score"] == claimed["score"] is not None
+    assert claimed["names"][0] != "player_0" and claimed["iss_id"]
+    end = client.get(f"/api/records/{claimed['id']}").json()
+    assert end["record"]["recorded"] == claimed["recorded"] and end["state"]["result"] is None

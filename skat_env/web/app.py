@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,24 +34,22 @@ from ..core.moves import NUM_MOVES
 from ..core.records import dumps
 from ..encoding.observation import observe
 from ..envs.policy import decide
+from .limits import (
+    MAX_UPLOAD_BYTES,
+    UPLOAD_BUDGET_BYTES,
+    ApiError,
+    BodyLimit,
+    decode_utf8,
+    loads,
+)
 from .records import RecordFileError, WatchRecord, parse_records
-from .state import discard_visible, event, snapshot
+from .state import completed_trick, discard_visible, event, snapshot
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 256  # games kept in memory; the least recently used is evicted beyond this
-MAX_UPLOADS = 64  # uploaded record files kept
-MAX_UPLOAD_CHARS = 20_000_000
+MAX_UPLOADS = 64  # uploaded record files kept (and at most UPLOAD_BUDGET_BYTES of text)
 DEFAULT_OPPONENTS = ("heuristic", "heuristic")
 BUILTIN_SPECS = ("heuristic", "random", "pimc")
-
-
-class ApiError(Exception):
-    """A request the server refuses: HTTP status and a message for the page."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass
@@ -63,25 +62,35 @@ class Table:
     names: list[str]
     players: list[int]  # per seat: 0 the human, 1 and 2 the opponents (in request order)
     agents: dict[int, Agent]
+    specs: list[str | None]  # per seat: the agent spec (None: the human)
+    round: int
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class LRU:
-    """A bounded, thread-safe map that evicts the least recently used entry and remembers
-    (a bounded number of) evicted keys, so a stale id gets a clear answer."""
+    """A bounded, thread-safe map that evicts the least recently used entries (beyond
+    ``size`` entries or ``budget`` total weight) and remembers (a bounded number of)
+    evicted keys, so a stale id gets a clear answer."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, budget: int | None = None, kept: str = ""):
         self.size = size
-        self._items: OrderedDict[str, Any] = OrderedDict()
+        self.budget = budget
+        self.kept = kept or f"the {size} most recently used"
+        self.weight = 0
+        self._items: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._evicted: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: Any, weight: int = 0) -> None:
         with self._lock:
-            self._items[key] = value
+            self._items[key] = (value, weight)
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                old, _ = self._items.popitem(last=False)
+            self.weight += weight
+            while len(self._items) > self.size or (
+                self.budget is not None and self.weight > self.budget and len(self._items) > 1
+            ):
+                old, (_, w) = self._items.popitem(last=False)
+                self.weight -= w
                 self._evicted[old] = None
                 if len(self._evicted) > 16 * self.size:
                     self._evicted.popitem(last=False)
@@ -90,13 +99,9 @@ class LRU:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
-                return self._items[key]
+                return self._items[key][0]
             if key in self._evicted:
-                raise ApiError(
-                    410,
-                    f"{what} {key!r} has expired (the server keeps the {self.size} most "
-                    f"recently used); start a new one",
-                )
+                raise ApiError(410, f"{what} {key!r} has expired (the server keeps {self.kept})")
         raise ApiError(404, f"unknown {what} {key!r}")
 
     def __len__(self) -> int:
@@ -112,11 +117,13 @@ class SkatServer:
         records: list[WatchRecord] | None = None,
         max_games: int = MAX_GAMES,
         seed: int | None = None,
+        upload_budget: int = UPLOAD_BUDGET_BYTES,
     ):
         self.opponents = list(opponents)
         self.allowed = list(dict.fromkeys([*self.opponents, *_available(BUILTIN_SPECS)]))
         self.tables = LRU(max_games)
-        self.uploads = LRU(MAX_UPLOADS)
+        kept = f"the most recently used uploads, up to {upload_budget:,} bytes of text"
+        self.uploads = LRU(MAX_UPLOADS, upload_budget, kept)
         self.preloaded: dict[str, WatchRecord] = {}
         for i, rec in enumerate(records or []):
             self.preloaded[f"p{i}"] = rec
@@ -135,13 +142,17 @@ class SkatServer:
         for spec in opponents:
             if spec not in self.allowed:
                 raise ApiError(400, f"agent {spec!r} is not offered; choose from {self.allowed}")
-        rnd = _int_field(body, "round", 0, 10**9, 0)
+        run = _bool_field(body, "run_agents", True)
+        rnd = _int_field(body, "round", 0, 10**9, None)
+        if rnd is None:  # the first game of a page: a random first dealer
+            rnd = self._seed() % 3 if "seat" not in body and "dealer" not in body else 0
         seat = _int_field(body, "seat", 0, 2, (2 * rnd) % 3)
         dealer = _int_field(body, "dealer", 0, 2, (2 + rnd) % 3)
         seed = _int_field(body, "seed", 0, 2**63 - 1, None)
         rng = np.random.default_rng(self._seed() if seed is None else seed)
         game = Game(random_deal(rng), dealer)
         names, players, agents = ["", "", ""], [0, 0, 0], {}
+        specs: list[str | None] = [None, None, None]
         names[seat] = "You"
         for k, spec in enumerate(opponents, 1):
             s = (seat + k) % 3
@@ -149,9 +160,10 @@ class SkatServer:
             agents[s].reset(int(rng.integers(2**31)))  # the agent interface: once per game
             names[s] = spec if opponents[0] != opponents[1] else f"{spec} ({'AB'[k - 1]})"
             players[s] = k
-        table = Table(secrets.token_hex(8), game, seat, names, players, agents)
+            specs[s] = spec
+        table = Table(secrets.token_hex(8), game, seat, names, players, agents, specs, rnd)
         with table.lock:
-            events = self._run_agents(table)
+            events = self._run_agents(table) if run else []
             self.tables.put(table.id, table)
             return self._answer(table, events)
 
@@ -171,17 +183,10 @@ class SkatServer:
                 f"'move' must be a move name (string) or a move id (integer 0..{NUM_MOVES - 1}), "
                 f"got {json.dumps(move)}",
             )
+        run = _bool_field(body, "run_agents", True)
         with table.lock:
             game = table.game
-            expected = _int_field(body, "moves_played", 0, 10**6, None)
-            if expected is not None and expected != len(game.history):
-                raise ApiError(
-                    409,
-                    f"stale request: the game has {len(game.history)} moves, the request "
-                    f"expected {expected}; reload the game",
-                )
-            if game.is_over:
-                raise ApiError(409, "the game is over; start a new game")
+            _check_turn(table, body)
             if game.to_act != table.seat:
                 raise ApiError(409, f"it is not your turn (player_{game.to_act} is to act)")
             phase = game.phase
@@ -191,8 +196,17 @@ class SkatServer:
                 raise ApiError(400, f"illegal move: {e}") from None
             moved = game.history[-1][1]
             events = [self._event(table, phase, table.seat, moved)]
-            events += self._run_agents(table)
+            events += self._run_agents(table) if run else []
             return self._answer(table, events)
+
+    def agent_move(self, gid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """One agent move (the page asks for them one at a time, to show who is thinking)."""
+        table: Table = self.tables.get(gid, "game")
+        with table.lock:
+            _check_turn(table, body)
+            if table.game.to_act == table.seat:
+                raise ApiError(409, "it is your turn, not an agent's")
+            return self._answer(table, self._run_agents(table, 1))
 
     def record(self, gid: str) -> str:
         table: Table = self.tables.get(gid, "game")
@@ -202,20 +216,23 @@ class SkatServer:
                 raise ApiError(409, msg)
             return dumps(table.game) + "\n"
 
-    def _run_agents(self, table: Table) -> list[dict[str, Any]]:
-        """Let the agents move until the human is to act or the game is over."""
+    def _run_agents(self, table: Table, limit: int = 1000) -> list[dict[str, Any]]:
+        """Let the agents move until the human is to act, the game is over or ``limit``
+        agent moves are made; each event says how long its agent thought."""
         game = table.game
         events = []
-        while not game.is_over and game.to_act != table.seat:
+        while not game.is_over and game.to_act != table.seat and len(events) < limit:
             seat, phase = game.to_act, game.phase
             agent = table.agents[seat]
+            start = time.perf_counter()
             move = decide(agent, game, seat)
+            think_ms = round(1000 * (time.perf_counter() - start))
             try:
                 game.step(move)
             except IllegalMoveError as e:
                 who = table.names[seat]
                 raise ApiError(500, f"agent {who!r} made an illegal move: {e}") from None
-            events.append(self._event(table, phase, seat, move))
+            events.append(self._event(table, phase, seat, move) | {"think_ms": think_ms})
         if game.is_over:
             for seat, agent in table.agents.items():
                 if type(agent).game_over is not Agent.game_over:
@@ -236,7 +253,9 @@ class SkatServer:
         return {
             "game_id": table.id,
             "seat": table.seat,
+            "round": table.round,
             "players": table.players,
+            "agents": table.specs,
             "events": events,
             "state": snapshot(table.game, table.seat, table.names),
         }
@@ -249,8 +268,8 @@ class SkatServer:
         text = body.get("text")
         if not isinstance(text, str):
             raise ApiError(400, "the body must hold 'text': the content of a record file")
-        if len(text) > MAX_UPLOAD_CHARS:
-            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_CHARS} characters)")
+        if len(text) > MAX_UPLOAD_BYTES:
+            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_BYTES:,} bytes)")
         name = body.get("name", "upload")
         name = name if isinstance(name, str) and name else "upload"
         try:
@@ -258,7 +277,7 @@ class SkatServer:
         except RecordFileError as e:
             raise ApiError(400, str(e)) from None
         uid = "u" + secrets.token_hex(6)
-        self.uploads.put(uid, records)
+        self.uploads.put(uid, records, len(text))
         return {
             "records": [rec.summary(f"{uid}.{i}") for i, rec in enumerate(records)],
             "notes": notes,
@@ -266,7 +285,7 @@ class SkatServer:
 
     def watch(self, rid: str, step: str | None, view: str | None) -> dict[str, Any]:
         rec = self._watch_record(rid)
-        steps = len(rec.game.history)
+        steps = len(rec.moves)
         k = steps if step in (None, "", "end") else _parse_int("step", step, 0, steps)
         view = view or "all"
         if view not in ("all", "0", "1", "2"):
@@ -275,7 +294,7 @@ class SkatServer:
         game = rec.at_step(k)
         upcoming = None
         if k < steps:
-            seat, move = rec.game.history[k]
+            seat, move = game.to_act, rec.moves[k]
             visible = discard_visible(game.phase, seat, viewer, False)
             upcoming = event(game.phase, seat, move, visible)
         return {
@@ -283,7 +302,8 @@ class SkatServer:
             "step": k,
             "steps": steps,
             "next": upcoming,
-            "state": snapshot(game, viewer, rec.names),
+            "trick_done": completed_trick(game, rec.moves[k - 1] if k else None),
+            "state": snapshot(game, viewer, list(rec.names)),
         }
 
     def _watch_record(self, rid: str) -> WatchRecord:
@@ -321,6 +341,27 @@ def _is_list_of(value: Any, kind: type, n: int) -> bool:
     return isinstance(value, list) and len(value) == n and all(isinstance(v, kind) for v in value)
 
 
+def _check_turn(table: Table, body: dict[str, Any]) -> None:
+    """409 for a request made on a stale view of the game, or after its end."""
+    game = table.game
+    expected = _int_field(body, "moves_played", 0, 10**6, None)
+    if expected is not None and expected != len(game.history):
+        raise ApiError(
+            409,
+            f"stale request: the game has {len(game.history)} moves, the request "
+            f"expected {expected}; reload the game",
+        )
+    if game.is_over:
+        raise ApiError(409, "the game is over; start a new game")
+
+
+def _bool_field(body: dict[str, Any], name: str, default: bool) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"'{name}' must be true or false, got {json.dumps(value)}")
+    return value
+
+
 def _int_field(body: dict[str, Any], name: str, lo: int, hi: int, default: int | None) -> Any:
     if name not in body or body[name] is None:
         return default
@@ -344,10 +385,7 @@ async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if not raw.strip():
         return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ApiError(400, f"malformed JSON body: {e}") from None
+    data = loads(decode_utf8(raw, "the request body"), "the JSON body")
     if not isinstance(data, dict):
         raise ApiError(400, "the JSON body must be an object")
     return data
@@ -358,6 +396,7 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
     srv = server or SkatServer()
     app = FastAPI(title="skat-env web", docs_url=None, redoc_url=None)
     app.state.skat = srv
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -366,6 +405,10 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -394,6 +437,11 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
     async def move(gid: str, request: Request) -> dict[str, Any]:
         body = await _body(request)
         return await run_in_threadpool(srv.human_move, gid, body)
+
+    @app.post("/api/games/{gid}/agent")
+    async def agent_move(gid: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        return await run_in_threadpool(srv.agent_move, gid, body)
 
     @app.get("/api/games/{gid}/record")
     def record(gid: str) -> Response:

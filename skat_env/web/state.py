@@ -23,7 +23,15 @@ from ..core.moves import (
     move_names,
 )
 from ..core.scoring import Contract, multiplier, score_game
-from ..core.tables import BASE_VALUES, EFFECTIVE_SUIT, GAME_NAMES, GRAND, NULL, STRENGTH
+from ..core.tables import (
+    BASE_VALUES,
+    EFFECTIVE_SUIT,
+    GAME_NAMES,
+    GRAND,
+    NULL,
+    STRENGTH,
+    TRUMP_ORDER,
+)
 from ..core.tricks import trick_winner
 from ..encoding.view import PlayerView, player_view
 
@@ -97,17 +105,24 @@ def completed_tricks(view: PlayerView) -> list[dict[str, Any]]:
     if view.contract is None:
         return []
     seq = view.play_sequence
-    out = []
-    for i in range(0, len(seq) - len(seq) % 3, 3):
-        trick = seq[i : i + 3]
-        win = trick_winner(view.contract.game, [c for _, c in trick])
-        out.append(
-            {
-                "cards": [{"seat": s, "card": CARD_NAMES[c]} for s, c in trick],
-                "winner": trick[win][0],
-            }
-        )
-    return out
+    return [_trick(view.contract.game, seq[i : i + 3]) for i in range(0, len(seq) - 2, 3)]
+
+
+def _trick(kind: int, trick: list[tuple[int, int]]) -> dict[str, Any]:
+    win = trick_winner(kind, [c for _, c in trick])
+    return {
+        "cards": [{"seat": s, "card": CARD_NAMES[c]} for s, c in trick],
+        "winner": trick[win][0],
+    }
+
+
+def completed_trick(game: Game, last_move: int | None) -> dict[str, Any] | None:
+    """The trick that ``last_move`` (the game's last move) completed, if it completed one:
+    watching a record, the table shows it before it is cleared."""
+    plays = game.plays
+    if last_move is None or not plays or len(plays) % 3 or plays[-1][1] != last_move:
+        return None
+    return _trick(game.contract.game, plays[-3:])
 
 
 def _legal(view: PlayerView) -> dict[str, Any] | None:
@@ -202,6 +217,8 @@ def score_sheet(game: Game, names: list[str] | None = None) -> dict[str, Any]:
         return sheet
     c: Contract = game.contract
     sheet["levels"] = _levels(game, c, r)
+    top = TRUMP_ORDER[c.game][: abs(r.matadors)] if c.game != NULL else ()
+    sheet["matador_cards"] = [CARD_NAMES[x] for x in top]
     sheet["base_value"] = BASE_VALUES[c.game] if c.game != NULL else None
     sheet["lost_value"] = -r.score // 2 if r.overbid else None
     who = names[r.declarer] if names else f"player_{r.declarer}"
@@ -213,10 +230,11 @@ def score_sheet(game: Game, names: list[str] | None = None) -> dict[str, Any]:
 
 
 def _levels(game: Game, c: Contract, r: Result) -> list[list[Any]]:
-    """The multiplier levels (name, count) that make up the game value; their sum is the
-    core's :func:`multiplier`."""
+    """The multiplier levels [key, count] that make up the game value (the page names them
+    in its language; "with" and "without" count matadors); their sum is the core's
+    :func:`multiplier`. Null: ``[["null", value]]``, its fixed value."""
     if c.game == NULL:
-        return [[f"{c.name()} (fixed value)", r.game_value]]
+        return [["null", r.game_value]]
     d = game.declarer
     twelve = game.hands[d] | game.played[d] | game.declarer_skat
     def_tricks = sum(game.tricks_won) - r.declarer_tricks
@@ -224,7 +242,7 @@ def _levels(game: Game, c: Contract, r: Result) -> list[list[Any]]:
                      r.defender_points, def_tricks, r.ended_early)  # fmt: skip
     m = r.matadors
     levels = [
-        [f"{'with' if m > 0 else 'without'} {abs(m)}", abs(m)],
+        ["with" if m > 0 else "without", abs(m)],
         ["game", 1],
         ["hand", int(c.hand)],
         ["schneider", int(out.schneider_level or c.schneider)],
@@ -239,4 +257,4 @@ def _levels(game: Game, c: Contract, r: Result) -> list[list[Any]]:
     return levels
 
 
-__all__ = ["dealt_hands", "move_log", "score_sheet", "snapshot", "sorted_cards"]
+__all__ = ["completed_trick", "dealt_hands", "move_log", "score_sheet", "snapshot", "sorted_cards"]
