@@ -3,6 +3,8 @@ and plays move for move like the PettingZoo env on the same deals (legal moves, 
 state tensors, returns); resampling keeps what the seat knows."""
 
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -215,3 +217,43 @@ def test_illegal_moves_and_chance_outcomes_are_refused():
     state = _random_state(game, random.Random(8), 0)
     with pytest.raises(Exception, match="cannot play"):
         state.apply_action(0 if 0 not in state.legal_actions() else 120)
+
+
+def _example():
+    pytest.importorskip("numba")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+    import openspiel_mcts
+
+    return openspiel_mcts
+
+
+def test_the_ismcts_bot_decides_from_its_information_only():
+    """The bot is handed the whole game but plays the same move in every game its seat
+    cannot tell apart (ISMCTS resamples the hidden cards and keys its tree by infostate)."""
+    example = _example()
+    game = pyspiel.load_game("python_skat")
+    rng, np_rng = random.Random(10), np.random.default_rng(10)
+    compared = 0
+    for n in (3, 9, 20, 33, 40):
+        state = _random_state(game, rng, n)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        twin = state.resample_from_infostate(seat, np_rng.random)
+        assert twin.game.hands != state.game.hands
+        moves = []
+        for s in (state, twin):
+            agent = example.ismcts_agent(simulations=15, seed=1)
+            agent.reset(3)
+            moves.append(agent.act_game(s.game, seat))
+        assert moves[0] == moves[1] and moves[0] in state.legal_actions()
+        compared += 1
+    assert compared >= 3
+
+
+def test_the_example_plays_a_duplicate_tournament_against_the_heuristic(capsys):
+    example = _example()
+    assert example.main(["--deals", "1", "--simulations", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "ismcts:5" in out and "heuristic" in out and "3 games" in out
+    assert example.main(["--deals", "0"]) == 2

@@ -101,9 +101,7 @@ class SkatGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_game_type(utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM), info, p)
-        self.reward_mode: str = p["reward_mode"]
-        self.dealer: int = p["dealer"]
-        self.history_obs: bool = p["observation_mode"] == "history"
+        # no attributes of our own: copies of a pyspiel game (deepcopy, pickle) drop them
 
     def new_initial_state(self) -> SkatState:
         return SkatState(self)
@@ -114,7 +112,7 @@ class SkatGame(pyspiel.Game):
         """Our encoding for every observation type (it is the seat's information state)."""
         if params:
             raise ValueError(f"python_skat observers take no parameters, got {params}")
-        return SkatObserver(self.history_obs)
+        return SkatObserver(self.get_parameters()["observation_mode"] == "history")
 
 
 class SkatState(pyspiel.State):
@@ -124,7 +122,8 @@ class SkatState(pyspiel.State):
         super().__init__(game)
         self.deal: list[int] = []  # cards in deal order (forehand 10, middle 10, rear 10, skat)
         self.game: Game | None = None  # the engine, once all 32 cards are dealt
-        self._dealer, self._mode = game.dealer, game.reward_mode
+        params = game.get_parameters()
+        self._dealer, self._mode = params["dealer"], params["reward_mode"]
 
     def current_player(self) -> int:
         g = self.game
@@ -283,8 +282,9 @@ def _replay(game: SkatGame, deal: Sequence[int], moves: Sequence[int]) -> SkatSt
 
 def state_from_game(game: SkatGame, g: Game) -> SkatState:
     """The OpenSpiel state of an engine game (its deal and moves replayed; dealers must match)."""
-    if g.dealer != game.dealer:
-        raise ValueError(f"the game's dealer is {g.dealer}, python_skat's is {game.dealer}")
+    dealer = game.get_parameters()["dealer"]
+    if g.dealer != dealer:
+        raise ValueError(f"the game's dealer is {g.dealer}, python_skat's is {dealer}")
     return _replay(game, g.deal, [m for _, m in g.history])
 
 
