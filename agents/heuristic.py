@@ -55,6 +55,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+import numpy as np
+
 from skat_env.core.cards import CARD_POINTS, FULL_DECK, cards_of
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
 from skat_env.core.moves import CARD_MOVES, FIRST_BID, HAND, HOLD, MOVE_INDEX, PASS, PICKUP
@@ -590,11 +592,20 @@ def choose_bid(view: PlayerView, limit: int) -> int:
 
 class HeuristicAgent(ViewAgent):
     """The rule-based player of the module docstring. ``margin`` shifts every hand-strength
-    threshold (negative: bolder bidding, positive: more cautious)."""
+    threshold (negative: bolder bidding, positive: more cautious). :meth:`act_batch` makes
+    the same moves for a whole batch at once (:mod:`.heuristic_batched`)."""
+
+    deterministic = True  # moves from the observation alone: tournaments batch it
 
     def __init__(self, margin: float = 0.0):
         self.margin = float(margin)
         self.name = "heuristic" if margin == 0 else f"heuristic:margin={margin:g}"
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The moves of :meth:`act_view` for every row, decided in one compiled loop."""
+        from .heuristic_batched import decide_batch
+
+        return decide_batch(obs, masks, self.margin)
 
     def bid_limit(self, view: PlayerView) -> int:
         """The highest bid this agent will make or hold with ``view``'s hand."""
