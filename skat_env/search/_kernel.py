@@ -151,30 +151,34 @@ def _gen_moves(
 
 # Fields of a search frame (one row of the frame stack per depth).
 H0, H1, H2, LEAD, NTR, C0, C1, REM, ALPHA, BETA, KEY, KEYB, SLOT, NMOV, IMOV = range(15)
-ISMAX, PLAYER, WCARD, WSEAT, GOT, BEST, ALPHA0, BETA0 = range(15, 23)
-NUM_FIELDS = 23
+ISMAX, PLAYER, WCARD, WSEAT, GOT, BEST, ALPHA0, BETA0, CARDS = range(15, 24)
+NUM_FIELDS = 24
 
 
 @njit(cache=True, inline="always")
-def _store(keys, lbs, ubs, mvs, fr, sp, r, move):
+def _store(tt, fr, sp, r, move):
     """Record a finished trick-boundary node's fail-soft value ``r`` in the table: an upper
     bound at or below its window, a lower bound at or above it, else exact; and the move
-    that settled it (-1 if none)."""
+    that settled it (-1 if none). An entry packs ``lb | ub << 8 | (move + 1) << 16 |
+    cards << 24`` (cards left: the replacement prefers to keep bigger subtrees)."""
     ka = fr[sp, KEY]
     kb = fr[sp, KEYB]
     slot = fr[sp, SLOT]
-    if keys[slot, 0] != ka or keys[slot, 1] != kb:
-        keys[slot, 0] = ka
-        keys[slot, 1] = kb
-        lbs[slot] = 0
-        ubs[slot] = fr[sp, REM]
-        mvs[slot] = -1
+    if tt[slot, 0] != ka or tt[slot, 1] != kb:
+        tt[slot, 0] = ka
+        tt[slot, 1] = kb
+        tt[slot, 2] = (fr[sp, REM] << 8) | (fr[sp, CARDS] << 24)
+    d = tt[slot, 2]
+    lb = d & 255
+    ub = (d >> 8) & 255
+    mv = (d >> 16) & 255
     if move >= 0:
-        mvs[slot] = move
-    if r > fr[sp, ALPHA0] and lbs[slot] < r:
-        lbs[slot] = r
-    if r < fr[sp, BETA0] and ubs[slot] > r:
-        ubs[slot] = r
+        mv = move + 1
+    if r > fr[sp, ALPHA0] and lb < r:
+        lb = r
+    if r < fr[sp, BETA0] and ub > r:
+        ub = r
+    tt[slot, 2] = lb | (ub << 8) | (mv << 16) | (d & ~0xFFFFFF)
 
 
 @njit(cache=True, inline="always")
@@ -194,6 +198,59 @@ def _last_trick(eff, pts, decl, mode, h0, h1, h2, leader):
     if seat != decl:
         return 0
     return pts[a] + pts[b] + pts[c] if mode == MODE_POINTS else 1
+
+
+@njit(cache=True)
+def _two_tricks(eff, smask, pts, decl, mode, h0, h1, h2, leader):
+    """Declarer's units from the last two tricks (each hand holds two cards), by plain
+    minimax: cheaper than opening the few nodes one by one."""
+    dmax = mode != MODE_TRICKS_MIN
+    p1 = leader + 1 if leader < 2 else 0
+    p2 = p1 + 1 if p1 < 2 else 0
+    ha = h0 if leader == 0 else (h1 if leader == 1 else h2)
+    hb = h0 if p1 == 0 else (h1 if p1 == 1 else h2)
+    hc = h0 if p2 == 0 else (h1 if p2 == 1 else h2)
+    max_a = (leader == decl) == dmax
+    max_b = (p1 == decl) == dmax
+    max_c = (p2 == decl) == dmax
+    best_a = -1 if max_a else 1000
+    ma = ha
+    while ma:
+        abit = ma & -ma
+        ma ^= abit
+        a = _low_index(abit)
+        follow = smask[eff[a]]
+        lb = hb & follow
+        if lb == 0:
+            lb = hb
+        lc = hc & follow
+        if lc == 0:
+            lc = hc
+        best_b = -1 if max_b else 1000
+        mb = lb
+        while mb:
+            bbit = mb & -mb
+            mb ^= bbit
+            b = _low_index(bbit)
+            win, seat = a, leader
+            if _beats(eff, b, a):
+                win, seat = b, p1
+            best_c = -1 if max_c else 1000
+            mc = lc
+            while mc:
+                cbit = mc & -mc
+                mc ^= cbit
+                c = _low_index(cbit)
+                w = p2 if _beats(eff, c, win) else seat
+                v = 0
+                if w == decl:
+                    v = pts[a] + pts[b] + pts[c] if mode == MODE_POINTS else 1
+                left = (h0 | h1 | h2) ^ abit ^ bbit ^ cbit
+                v += _last_trick(eff, pts, decl, mode, h0 & left, h1 & left, h2 & left, w)
+                best_c = max(best_c, v) if max_c else min(best_c, v)
+            best_b = max(best_b, best_c) if max_b else min(best_b, best_c)
+        best_a = max(best_a, best_b) if max_a else min(best_a, best_b)
+    return best_a
 
 
 @njit(cache=True)
@@ -232,9 +289,13 @@ def _canon_key(blocks, h0, h1, h2):
 
 @njit(cache=True, inline="always")
 def _top_bit(m):
-    while m & (m - 1):
-        m &= m - 1
-    return m
+    """The highest set bit of a 32-bit card set (0 for none)."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    m |= m >> 16
+    return m ^ (m >> 1)
 
 
 @njit(cache=True, inline="always")
@@ -266,7 +327,7 @@ def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem):
 
 
 @njit(cache=True)
-def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp):
+def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
     """Open the node in frame ``sp``: -1 if its moves were generated (search on), else a
     fail-soft value settled without search (<= alpha: an upper bound, >= beta: a lower one,
     else exact)."""
@@ -282,21 +343,36 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
     leader, ntr = fr[sp, LEAD], fr[sp, NTR]
     if ntr == 0 and h0 & (h0 - 1) == 0:  # last trick: one card each, nothing to choose
         return _last_trick(eff, pts, decl, mode, h0, h1, h2, leader)
+    if ntr == 0 and _popcount(h0) == 2:
+        return _two_tricks(eff, smask, pts, decl, mode, h0, h1, h2, leader)
+    live = h0 | h1 | h2
     hint = -1
     if ntr == 0:
         ka, kb = _canon_key(blocks, h0, h1, h2)
         kb |= (leader << 32) | (mode << 34) | (decl << 36) | (game << 38)
         mix = ka * HASH_MUL + kb * HASH_MUL2  # the high bits depend on every key bit
-        slot = ((mix ^ (mix >> 29)) >> 32) & (keys.shape[0] - 1)
+        slot = ((mix ^ (mix >> 29)) >> 32) & (tt.shape[0] - 2)  # a bucket of two entries
+        cards = _popcount(live)
         fr[sp, KEY] = ka
         fr[sp, KEYB] = kb
-        fr[sp, SLOT] = slot
+        fr[sp, CARDS] = cards
         lo = 0
         hi = rem
-        if keys[slot, 0] == ka and keys[slot, 1] == kb:
-            lo = lbs[slot]
-            hi = ubs[slot]
-            hint = mvs[slot]
+        if tt[slot, 0] == ka and tt[slot, 1] == kb:
+            found = True
+        elif tt[slot + 1, 0] == ka and tt[slot + 1, 1] == kb:
+            slot += 1
+            found = True
+        else:
+            found = False
+            if (tt[slot + 1, 2] >> 24) < (tt[slot, 2] >> 24):
+                slot += 1  # replace the entry with the smaller subtree
+        fr[sp, SLOT] = slot
+        if found:
+            d = tt[slot, 2]
+            lo = d & 255
+            hi = (d >> 8) & 255
+            hint = ((d >> 16) & 255) - 1
         if mode != MODE_TRICKS_MIN:
             slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem)
             lo = max(lo, slo)
@@ -313,7 +389,6 @@ def _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode
     if player >= 3:
         player -= 3
     hand = h0 if player == 0 else (h1 if player == 1 else h2)
-    live = h0 | h1 | h2
     c0 = fr[sp, C0]
     win_card = -1
     win_seat = -1
@@ -405,7 +480,7 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
 
 
 @njit(cache=True)
-def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
+def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             h0, h1, h2, leader, ntr, c0, c1, rem, alpha, beta):  # fmt: skip
     """Fail-soft alpha-beta: the declarer's units from here if they lie strictly inside
     ``(alpha, beta)``, else an upper bound ``<= alpha`` or a lower bound ``>= beta``.
@@ -418,7 +493,7 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
     fr[0, REM], fr[0, ALPHA], fr[0, BETA], fr[0, GOT] = rem, alpha, beta, 0
     sp = 0
     while True:
-        r = _enter(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game, sp)
+        r = _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp)
         done = r >= 0
         while True:
             if done:
@@ -440,7 +515,7 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
                         cut = r <= fr[sp, ALPHA]
                 if cut:  # the parent is settled too
                     if fr[sp, NTR] == 0:
-                        _store(keys, lbs, ubs, mvs, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
+                        _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
                     continue
                 fr[sp, IMOV] += 1
                 done = False
@@ -448,7 +523,7 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
             if i >= fr[sp, NMOV]:  # every move searched
                 r = fr[sp, BEST]
                 if fr[sp, NTR] == 0:
-                    _store(keys, lbs, ubs, mvs, fr, sp, r, -1)
+                    _store(tt, fr, sp, r, -1)
                 done = True
                 continue
             _push_child(eff, pts, fr, decl, mode, sp, ws[sp, 2 * i])
@@ -457,21 +532,34 @@ def _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mod
 
 
 @njit(cache=True)
-def _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-           h0, h1, h2, leader, ntr, c0, c1, rem):  # fmt: skip
-    """Exact minimax value (declarer's units from here): zero-window probes at the middle of
-    the bounds known so far (fewer nodes here than one full-window search); each fail-soft
-    answer moves one bound past the probe."""
+def _value(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
+           h0, h1, h2, leader, ntr, c0, c1, rem, guess):  # fmt: skip
+    """Exact minimax value (declarer's units from here) by zero-window probes; each fail-soft
+    answer moves one bound past the probe. Without a guess (``guess < 0``) each probe bisects
+    the bounds known so far (fewer nodes than one full-window search). With one, the first
+    probe asks for ``guess`` and the next ones gallop away from it (1, 2, 4, ... units past
+    the last bound, MTD(f) while the steps stay at 1): a good guess settles the value in two
+    probes, the two that bisection ends with anyway."""
     lo = 0
     hi = rem
+    step = 1
+    last = 0
+    g = guess
     while lo < hi:
-        need = (lo + hi + 1) // 2
-        r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
+        if guess < 0:
+            need = (lo + hi + 1) // 2
+        else:
+            need = min(max(g, lo + 1), hi)
+        r = _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                     h0, h1, h2, leader, ntr, c0, c1, rem, need - 1, need)  # fmt: skip
-        if r >= need:
+        up = 1 if r >= need else -1
+        if up == 1:
             lo = r
         else:
             hi = r
+        step = step * 2 if up == last else 1
+        last = up
+        g = lo + step if up == 1 else hi - step + 1
     return lo
 
 
@@ -500,11 +588,13 @@ def _child(eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card):
 
 
 @njit(cache=True)
-def _root_moves(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-                h0, h1, h2, leader, ntr, c0, c1, rem, need, out):  # fmt: skip
+def _root_moves(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
+                h0, h1, h2, leader, ntr, c0, c1, rem, need, guess, out):  # fmt: skip
     """Value of every legal card at the root into ``out[card]`` (layout ids; -1 = illegal).
 
-    ``need < 0``: exact units; else 1/0 whether the max side reaches ``need`` after the card.
+    ``need < 0``: exact units (``guess``: of the first card, < 0 for none; each later card
+    starts from the value of the one before); else 1/0 whether the max side reaches ``need``
+    after the card.
     """
     player = (leader + ntr) % 3
     hand = h0 if player == 0 else (h1 if player == 1 else h2)
@@ -523,11 +613,13 @@ def _root_moves(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl,
             eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card
         )
         if need < 0:
-            v = _value(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode, game,
-                       a0, a1, a2, ld, nt, d0, d1, rem - closed)  # fmt: skip
+            v = _value(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
+                       a0, a1, a2, ld, nt, d0, d1, rem - closed,
+                       max(0, guess - got) if guess >= 0 else -1)  # fmt: skip
             out[card] = got + v
+            guess = got + v  # the next card's first guess
         else:
-            r = _search(eff, smask, pts, keys, lbs, ubs, mvs, blocks, ws, fr, ctr, decl, mode,
+            r = _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode,
                         game, a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got - 1,
                         need - got)  # fmt: skip
             out[card] = 1 if r >= need - got else 0

@@ -233,10 +233,8 @@ class Solver:
         if not _is_int(tt_bits) or not 10 <= tt_bits <= 28:
             raise ValueError(f"tt_bits must be an int in 10..28, got {tt_bits!r}")
         size = 1 << tt_bits
-        self._keys = np.full((size, 2), -1, dtype=np.int64)
-        self._lbs = np.zeros(size, dtype=np.int16)
-        self._ubs = np.zeros(size, dtype=np.int16)
-        self._mvs = np.zeros(size, dtype=np.int8)
+        self._tt = np.zeros((size, 3), dtype=np.int64)
+        self._tt[:, 0] = -1
         self._ws = np.zeros((K.MAX_DEPTH, 2 * K.MAX_MOVES), dtype=np.int64)
         self._fr = np.zeros((K.MAX_DEPTH, K.NUM_FIELDS), dtype=np.int64)
         self._ctr = np.zeros(4, dtype=np.int64)
@@ -252,7 +250,8 @@ class Solver:
 
     def clear(self) -> None:
         """Empty the transposition table (its entries never go stale; this is for timing)."""
-        self._keys.fill(-1)
+        self._tt[:, 0] = -1
+        self._tt[:, 2] = 0
 
     # --- internals ---
     def _prepare(self, pos: Position, check: bool) -> tuple:
@@ -266,7 +265,7 @@ class Solver:
 
     def _args(self, g: int, mode: int) -> tuple:
         blocks = BLOCKS[g][0 if mode == K.MODE_POINTS else 1]
-        return (EFF[g], SMASK[g], PTS[g], self._keys, self._lbs, self._ubs, self._mvs,
+        return (EFF[g], SMASK[g], PTS[g], self._tt,
                 blocks, self._ws, self._fr, self._ctr, 0, mode, g)  # fmt: skip
 
     def _units_left(self, pos: Position, mode: int) -> int:
@@ -280,7 +279,7 @@ class Solver:
     def _reach(self, pos: Position, mode: int, need: int, check: bool) -> bool:
         g, h, t = self._prepare(pos, check)
         a = self._args(g, mode)
-        a = a[:11] + (pos.declarer,) + a[12:]
+        a = a[:8] + (pos.declarer,) + a[9:]
         rem = self._units_left(pos, mode)
         r = K._search(
             *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need - 1, need
@@ -288,17 +287,24 @@ class Solver:
         return r >= need
 
     # --- queries ---
-    def solve(self, pos: Position, check: bool = True) -> int:
-        """Declarer's final card points (suit, grand) or 1/0 null made (see module doc)."""
+    def solve(self, pos: Position, check: bool = True, guess: int | None = None) -> int:
+        """Declarer's final card points (suit, grand) or 1/0 null made (see module doc).
+
+        ``guess``: the expected answer (final card points), e.g. the value of a similar
+        position; the search probes there first. Any guess gives the same answer; a close
+        one gives it sooner."""
         if check:
             pos.validate()
+            if guess is not None and not _is_int(guess):
+                raise ValueError(f"guess must be None or an int of card points, got {guess!r}")
         if pos.game == NULL:
             return 1 if self.null_safe(pos, check=False) else 0
         g, h, t = self._prepare(pos, False)
         a = self._args(g, K.MODE_POINTS)
-        a = a[:11] + (pos.declarer,) + a[12:]
+        a = a[:8] + (pos.declarer,) + a[9:]
         rem = self._units_left(pos, K.MODE_POINTS)
-        v = K._value(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem)
+        first = -1 if guess is None else min(max(int(guess) - pos.declarer_points, 0), rem)
+        v = K._value(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, first)
         return pos.declarer_points + int(v)
 
     def reaches(self, pos: Position, target: int, check: bool = True) -> bool:
@@ -333,29 +339,42 @@ class Solver:
             return False
         return not self._reach(pos, K.MODE_TRICKS_MIN, 1, False)
 
-    def best_moves(self, pos: Position, target: int | None = None, check: bool = True) -> dict:
+    def best_moves(
+        self,
+        pos: Position,
+        target: int | None = None,
+        check: bool = True,
+        guess: int | None = None,
+    ) -> dict:
         """Value after each legal card of the player to move: ``{card id: value}``.
 
         Suit, grand: the declarer's final card points, or with ``target`` 1/0 whether the
         declarer still reaches ``target`` points. Null: 1/0 whether the declarer stays
-        trickless (``target`` ignored).
+        trickless (``target`` ignored). ``guess``: the expected final points of the first
+        card (exact values only; each later card starts from the one before), as in
+        :meth:`solve`.
         """
         if check:
             pos.validate()
         if target is not None and not _is_int(target):
             raise ValueError(f"target must be None or an int number of card points, got {target!r}")
+        if guess is not None and not _is_int(guess):
+            raise ValueError(f"guess must be None or an int of card points, got {guess!r}")
         null = pos.game == NULL
         mode = K.MODE_TRICKS_MIN if null else K.MODE_POINTS
         g, h, t = self._prepare(pos, False)
         a = self._args(g, mode)
-        a = a[:11] + (pos.declarer,) + a[12:]
+        a = a[:8] + (pos.declarer,) + a[9:]
         rem = self._units_left(pos, mode)
         if null:
             need = 1
         else:
             need = -1 if target is None else max(0, int(target) - pos.declarer_points)
+        first = -1 if guess is None else min(max(int(guess) - pos.declarer_points, 0), rem)
         out = self._out
-        K._root_moves(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need, out)
+        K._root_moves(
+            *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need, first, out
+        )
         cards = TO_CARD[g]
         res = {}
         for k in np.flatnonzero(out >= 0):
