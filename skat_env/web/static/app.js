@@ -1,11 +1,13 @@
 // Skat page: draws the snapshots the server sends and sends the moves it offers.
 // No rules here: legal moves, visibility, trick winners and scores all come from the server.
+// Every text comes from the translation tables in i18n.js (t and tpl below).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+const RECORDS_SHOWN = 2000; // list entries drawn for one upload
 
-// --- suits, ranks and card faces --------------------------------------------------------
+// --- suits and card faces ---------------------------------------------------------------
 const ICONS = {
   french: {
     C: '<circle cx="50" cy="27" r="19"/><circle cx="27" cy="57" r="19"/><circle cx="73" cy="57" r="19"/>' +
@@ -30,76 +32,136 @@ const ICONS = {
       '<circle cx="50" cy="72" r="7" fill="#fffdf7"/><path d="M50 72 L50 88" stroke="#fffdf7" stroke-width="4"/>',
   },
 };
-const RANKS = {
-  french: { A: "A", K: "K", Q: "Q", J: "J", T: "10", 9: "9", 8: "8", 7: "7" },
-  german: { A: "A", K: "K", Q: "O", J: "U", T: "10", 9: "9", 8: "8", 7: "7" },
-};
-const SUIT_WORDS = {
-  french: { clubs: "Clubs", spades: "Spades", hearts: "Hearts", diamonds: "Diamonds" },
-  german: { clubs: "Eichel", spades: "Grün", hearts: "Herz", diamonds: "Schellen" },
-};
-const SUIT_OF_WORD = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" };
-const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven" };
+const SUIT_OF_GAME = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" };
 
+function pickLanguage() {
+  const stored = localStorage.getItem("skat-lang");
+  if (stored && I18N[stored]) return stored;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const k = l.slice(0, 2).toLowerCase();
+    if (I18N[k]) return k;
+  }
+  return "en";
+}
+
+let lang = params.get("lang") in I18N ? params.get("lang") : pickLanguage();
 let deck = localStorage.getItem("skat-deck") || "french";
 let pace = params.has("delay") ? Number(params.get("delay")) : Number(localStorage.getItem("skat-pace") || 800);
+
+// --- translation ------------------------------------------------------------------------
+function entry(key, you) {
+  const table = I18N[lang];
+  if (you && table[`${key}.you`] !== undefined) return table[`${key}.you`];
+  return table[key] !== undefined ? table[key] : key;
+}
+
+function t(key, p = {}, you = false) {
+  return entry(key, you).replace(/\{(\w+)\}/g, (_, k) => (k in p ? String(p[k]) : ""));
+}
+
+function tpl(key, p = {}, you = false) {
+  // The text of `key` as DOM nodes: parameters may be nodes (cards drawn with their suit).
+  const frag = document.createDocumentFragment();
+  entry(key, you).split(/(\{\w+\})/).forEach((part) => {
+    const m = /^\{(\w+)\}$/.exec(part);
+    if (!m) {
+      if (part) frag.append(part);
+      return;
+    }
+    const v = p[m[1]];
+    if (v instanceof Node) frag.append(v.cloneNode(true));
+    else if (v !== undefined) frag.append(String(v));
+  });
+  return frag;
+}
+
+const suitName = (s) => I18N[lang].suits[deck][s];
+const rankLetter = (r) => I18N[lang].ranks[deck][r];
+const cardTitle = (c) => t("card", { rank: I18N[lang].rankWords[deck][c[1]], suit: suitName(c[0]) });
+const signed = (v) => (v > 0 ? `+${v}` : String(v));
+const seconds = (ms) => (ms / 1000).toFixed(1);
+
+function gameWord(g) {
+  return SUIT_OF_GAME[g] ? suitName(SUIT_OF_GAME[g]) : t(`game.${g}`);
+}
+
+function contractText(name) {
+  // "clubs hand schneider" -> "Kreuz Hand Schneider": one vocabulary for every contract.
+  return name ? name.split(" ").map(gameWord).join(" ") : "";
+}
+
+function agentName(spec) {
+  return I18N[lang][`agent.${spec}`] !== undefined ? t(`agent.${spec}`) : spec;
+}
+
+function recordName(name) {
+  const m = /^player_(\d)$/.exec(name);
+  return m ? t("player", { n: m[1] }) : name;
+}
+
+// --- DOM helpers ------------------------------------------------------------------------
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.append(text);
+  return e;
+};
 
 function svg(suit, cls) {
   return `<svg class="${cls}" viewBox="0 0 100 100" fill="currentColor" aria-hidden="true">${ICONS[deck][suit]}</svg>`;
 }
 
 function cardEl(name, small = false) {
-  const el = document.createElement("div");
-  const suit = name[0];
-  el.className = `card s-${suit}${small ? " small" : ""}`;
-  el.dataset.card = name;
-  const suitWord = Object.keys(SUIT_OF_WORD).find((w) => SUIT_OF_WORD[w] === suit);
-  el.title = `${SUIT_WORDS[deck][suitWord]} ${RANKS[deck][name[1]]} (${name})`;
-  el.setAttribute("aria-label", `${RANK_WORDS[name[1]]} of ${suitWord}`);
-  el.innerHTML = `<div class="corner"><span>${RANKS[deck][name[1]]}</span>${svg(suit, "")}</div>${svg(suit, "pip")}`;
-  return el;
+  const card = el("div", `card s-${name[0]}${small ? " small" : ""}`);
+  card.dataset.card = name;
+  card.title = cardTitle(name);
+  card.setAttribute("aria-label", card.title);
+  card.innerHTML = `<div class="corner"><span></span>${svg(name[0], "")}</div>${svg(name[0], "pip")}`;
+  card.querySelector("span").textContent = rankLetter(name[1]);
+  return card;
 }
 
 function backEl(small = false) {
-  const el = document.createElement("div");
-  el.className = `card back${small ? " small" : ""}`;
-  return el;
+  return el("div", `card back${small ? " small" : ""}`);
 }
 
-function handEl(cards, small = false) {
-  const el = document.createElement("div");
-  el.className = "hand";
-  for (const c of cards) el.appendChild(cardEl(c, small));
-  return el;
+function handEl(cards, small = false, cls = "") {
+  // Each card sits in a slot that shrinks when the row is short of room, so the cards
+  // overlap and every card's corner stays visible instead of the row overflowing.
+  const box = el("div", `hand ${cls}`.trim());
+  for (const c of cards) box.appendChild(slot(typeof c === "string" ? cardEl(c, small) : c));
+  return box;
 }
 
-function contractText(name) {
-  if (!name) return "";
-  const words = name.split(" ").map((w) => SUIT_WORDS[deck][w] || w);
-  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
-  return words.join(" ");
+function slot(card) {
+  const s = el("div", "slot");
+  s.appendChild(card);
+  return s;
 }
 
-function moveText(text) {
-  // "declares clubs hand" -> "declares Eichel hand" with German suits
-  return text.replace(/\b(clubs|spades|hearts|diamonds)\b/g, (w) => SUIT_WORDS[deck][w]);
+function cardName(c) {
+  const span = el("span", `cardname s-${c[0]}`);
+  span.title = cardTitle(c);
+  span.innerHTML = svg(c[0], `s-${c[0]}`);
+  span.append(rankLetter(c[1]));
+  return span;
 }
 
-const escapeHtml = (t) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function richText(text) {
-  // Escaped text with card names ("CJ") drawn as a suit icon and the deck's rank.
-  return escapeHtml(moveText(text)).replace(/\b([CSHD])([AKQJT987])\b/g, (_, suit, rank) =>
-    `<span class="cardname s-${suit}">${svg(suit, `s-${suit}`)}${RANKS[deck][rank]}</span>`);
+function cardList(cards) {
+  const frag = document.createDocumentFragment();
+  cards.forEach((c, i) => {
+    if (i) frag.append(" ");
+    frag.append(cardName(c));
+  });
+  return frag;
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
+function button(text, onClick, cls = "") {
+  const b = el("button", cls, text);
+  b.addEventListener("click", onClick);
+  return b;
+}
 
 async function api(method, url, body) {
   const opts = { method, headers: {} };
@@ -117,63 +179,66 @@ async function api(method, url, body) {
   return data;
 }
 
-function toast(msg) {
-  const t = $("toast");
-  t.textContent = msg;
-  t.classList.remove("hidden");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => t.classList.add("hidden"), 5000);
+// --- state ------------------------------------------------------------------------------
+let mode = "play";
+const play = {
+  id: null, seat: 0, players: [0, 1, 2], agents: [null, null, null], state: null,
+  busy: false, selected: new Set(), think: {}, thinking: null,
+};
+const watch = { rid: null, step: 0, steps: 0, data: null, records: new Map() };
+
+// A context says who sits where: display names per seat and the human's seat (-1: none).
+function playContext() {
+  const names = [0, 1, 2].map((s) => {
+    const spec = play.agents[s];
+    if (spec === null) return t("you");
+    const twin = play.agents.filter((a) => a === spec).length > 1;
+    return twin ? `${agentName(spec)} (${"AB"[play.players[s] - 1]})` : agentName(spec);
+  });
+  return { names, you: play.seat };
 }
 
-// --- state ----------------------------------------------------------------------------
-let mode = "play";
-const play = { id: null, seat: 0, players: [0, 1, 2], state: null, busy: false, selected: new Set() };
-const watch = { rid: null, step: 0, steps: 0, data: null, hideEnd: false };
+function watchContext(state) {
+  return { names: state.seats.map((s) => recordName(s.name)), you: -1 };
+}
 
 // --- drawing the table ------------------------------------------------------------------
-function seatName(state, seat) {
-  return state.seats[seat].name;
-}
-
-function renderSeat(box, state, seat, where, opts) {
+function renderSeat(box, state, seat, where, ctx, opts) {
   const info = state.seats[seat];
   box.innerHTML = "";
   const label = el("div", "seat-label");
-  label.appendChild(el("span", "seat-name", info.name));
-  label.appendChild(el("span", "badge", info.position));
-  if (seat === state.dealer) label.appendChild(el("span", "badge dealer", "dealer"));
-  if (seat === state.declarer) label.appendChild(el("span", "badge declarer", "declarer"));
+  label.appendChild(el("span", "seat-name", ctx.names[seat]));
+  label.appendChild(el("span", "badge", t(info.position)));
+  if (seat === state.dealer) label.appendChild(el("span", "badge dealer", t("badge.dealer")));
+  if (seat === state.declarer) label.appendChild(el("span", "badge declarer", t("badge.declarer")));
   if (state.phase === "bidding" || state.declarer < 0) {
-    if (info.passed) label.appendChild(el("span", "badge passed", info.bid ? `${info.bid} · passed` : "passed"));
-    else if (info.bid) label.appendChild(el("span", "badge", `said ${info.bid}`));
+    if (info.passed) label.appendChild(el("span", "badge passed", info.bid ? t("badge.passedat", { n: info.bid }) : t("badge.passed")));
+    else if (info.bid) label.appendChild(el("span", "badge", t("badge.said", { n: info.bid })));
   } else if (state.contract) {
-    label.appendChild(el("span", "badge", `${info.tricks} trick${info.tricks === 1 ? "" : "s"} · ${info.points} pts`));
+    label.appendChild(el("span", "badge", t("badge.tricks", { t: info.tricks, p: info.points })));
   }
-  if (seat === state.to_act) label.appendChild(el("span", "badge turn", where === "bottom" && opts.mine ? "your turn" : "to act"));
-  if (where === "bottom") {
-    box.appendChild(label);
-    box.appendChild(bottomHand(state, info, opts));
-    return;
+  if (play.thinking && mode === "play" && play.thinking.seat === seat) {
+    const b = el("span", "badge turn", t("badge.thinking", { s: seconds(performance.now() - play.thinking.start) }));
+    b.id = "thinking-badge";
+    label.appendChild(b);
+  } else if (seat === state.to_act && !state.result) {
+    label.appendChild(el("span", "badge turn", where === "bottom" && opts.mine ? t("badge.yourturn") : t("badge.toact")));
   }
   box.appendChild(label);
-  if (info.hand) {
-    box.appendChild(handEl(info.hand, true));
+  if (where === "bottom") {
+    box.appendChild(bottomHand(state, info, opts));
+  } else if (info.hand) {
+    box.appendChild(handEl(info.hand, true, "open"));
   } else {
-    const backs = el("div", "hand backs");
-    for (let i = 0; i < info.cards_left; i++) backs.appendChild(backEl(true));
-    box.appendChild(backs);
+    box.appendChild(handEl(Array.from({ length: info.cards_left }, () => backEl(true)), true, "backs"));
   }
 }
 
 function bottomHand(state, info, opts) {
   const legal = opts.mine && state.legal ? state.legal : null;
-  const box = el("div", "hand");
-  if (!info.hand) {
-    for (let i = 0; i < info.cards_left; i++) box.appendChild(backEl());
-    return box;
-  }
+  if (!info.hand) return handEl(Array.from({ length: info.cards_left }, () => backEl()), false, "mine");
   const skat = new Set(state.phase === "discard" ? state.skat : []);
-  for (const c of info.hand) {
+  const cards = info.hand.map((c) => {
     const card = cardEl(c);
     if (skat.has(c)) card.classList.add("from-skat");
     if (legal && (legal.phase === "play" || legal.phase === "discard")) {
@@ -188,12 +253,12 @@ function bottomHand(state, info, opts) {
         card.classList.add("unplayable");
       }
     }
-    box.appendChild(card);
-  }
-  return box;
+    return card;
+  });
+  return handEl(cards, false, "mine");
 }
 
-function renderCentre(state, bottom, overlay) {
+function renderCentre(state, bottom, ctx, overlay) {
   const trick = $("trick");
   const skat = $("skat");
   const note = $("centre-note");
@@ -203,177 +268,207 @@ function renderCentre(state, bottom, overlay) {
   const where = (seat) => (seat === bottom ? "bottom" : seat === (bottom + 1) % 3 ? "left" : "right");
   const cards = overlay ? overlay.cards : state.trick;
   for (const { seat, card } of cards) {
-    const slot = el("div", `slot slot-${where(seat)}`);
-    if (overlay && overlay.winner === seat) slot.classList.add("winner");
-    slot.appendChild(cardEl(card));
-    slot.appendChild(el("span", "who", seatName(state, seat)));
-    trick.appendChild(slot);
+    const s = el("div", `slot slot-${where(seat)}`);
+    if (overlay && overlay.winner === seat) s.classList.add("winner");
+    s.appendChild(cardEl(card));
+    s.appendChild(el("span", "who", ctx.names[seat]));
+    trick.appendChild(s);
   }
+  const you = (seat) => seat === ctx.you;
   if (overlay) {
-    note.textContent = `${seatName(state, overlay.winner)} takes the trick`;
+    note.append(tpl("note.takes", { who: ctx.names[overlay.winner] }, you(overlay.winner)));
   } else if (state.phase === "play") {
     const n = state.tricks_done.length + 1;
-    note.textContent = state.trick.length
-      ? `Trick ${n} · led by ${seatName(state, state.trick[0].seat)}`
-      : `Trick ${n} · ${seatName(state, state.to_act)} leads`;
+    const lead = state.trick.length ? state.trick[0].seat : state.to_act;
+    note.append(tpl(state.trick.length ? "note.trick.led" : "note.trick.leads", { n, who: ctx.names[lead] }, you(lead)));
   } else if (state.phase === "bidding" || state.phase === "skat") {
-    skat.appendChild(el("span", "label", "Skat"));
-    if (state.skat.length && state.phase !== "done") state.skat.forEach((c) => skat.appendChild(cardEl(c, true)));
+    skat.appendChild(el("span", "label", t("note.skat")));
+    if (state.skat.length) state.skat.forEach((c) => skat.appendChild(cardEl(c, true)));
     else skat.append(backEl(true), backEl(true));
-    note.textContent = state.phase === "bidding" ? (state.bid ? `Bid: ${state.bid}` : "Bidding") : `Bid: ${state.bid}`;
+    note.append(state.bid ? t("note.bid", { n: state.bid }) : t("note.bidding"));
   } else if (state.phase === "discard" || state.phase === "declare") {
-    note.textContent = `${seatName(state, state.declarer)} won the bidding at ${state.bid}`;
+    note.append(tpl("note.won", { who: ctx.names[state.declarer], n: state.bid }, you(state.declarer)));
   }
 }
 
-function renderTable(state, bottom, opts = {}) {
-  renderSeat($("seat-left"), state, (bottom + 1) % 3, "left", opts);
-  renderSeat($("seat-right"), state, (bottom + 2) % 3, "right", opts);
-  renderSeat($("seat-bottom"), state, bottom, "bottom", opts);
-  renderCentre(state, bottom, opts.overlay);
-  renderLog(state, opts.highlight);
+function renderTable(state, bottom, ctx, opts = {}) {
+  renderSeat($("seat-left"), state, (bottom + 1) % 3, "left", ctx, opts);
+  renderSeat($("seat-right"), state, (bottom + 2) % 3, "right", ctx, opts);
+  renderSeat($("seat-bottom"), state, bottom, "bottom", ctx, opts);
+  renderCentre(state, bottom, ctx, opts.overlay);
+  renderLog(state, ctx, opts.think || {});
 }
 
-function renderLog(state, upto) {
+function logLine(ev, ctx) {
+  const who = ctx.names[ev.seat];
+  const you = ev.seat === ctx.you;
+  switch (ev.kind) {
+    case "bid": return tpl("log.bid", { who, n: ev.move }, you);
+    case "declare": return tpl("log.declare", { who, contract: contractText(ev.move) }, you);
+    case "card": return tpl("log.card", { who, card: cardName(ev.move) }, you);
+    case "discard": return ev.move ? tpl("log.discard", { who, card: cardName(ev.move) }, you) : tpl("log.discard.hidden", { who });
+    default: return tpl(`log.${ev.kind}`, { who }, you); // hold, pass, pickup, hand
+  }
+}
+
+function renderLog(state, ctx, think) {
   const log = $("log");
   log.innerHTML = "";
   let cardsPlayed = 0;
   state.log.forEach((ev, i) => {
     const li = el("li");
-    li.innerHTML = richText(`${seatName(state, ev.seat)}: ${ev.text}`);
-    if (upto !== undefined && i === upto - 1) li.style.fontWeight = "700";
+    li.append(logLine(ev, ctx));
+    if (think[i] >= 100) li.append(" ", el("span", "time", t("log.time", { s: seconds(think[i]) })));
     log.appendChild(li);
     if (ev.kind === "card" && ++cardsPlayed % 3 === 0) {
       const done = state.tricks_done[cardsPlayed / 3 - 1];
-      if (done) log.appendChild(el("div", "trick-end", `→ ${seatName(state, done.winner)} takes trick ${cardsPlayed / 3}`));
+      if (done) log.appendChild(el("li", "trick-end", tpl("log.trick", { who: ctx.names[done.winner], n: cardsPlayed / 3 }, done.winner === ctx.you)));
     }
   });
   log.scrollTop = log.scrollHeight;
 }
 
 // --- the end of a game ------------------------------------------------------------------
-function scoreSheet(state, names) {
+function sheetRow(table, label, value, why, cls = "") {
+  const tr = el("tr", cls);
+  const td = el("td", "", label);
+  if (why) td.appendChild(el("div", "why", why));
+  tr.appendChild(td);
+  tr.appendChild(el("td", "num", String(value)));
+  table.appendChild(tr);
+}
+
+function scoreSheet(state, ctx, order) {
   const sheet = state.result;
   const r = sheet.result;
-  const box = el("div");
+  const box = el("div", "sheet-box");
   if (r.passed_in) {
-    box.appendChild(el("h3", "", "Passed in"));
-    box.appendChild(el("p", "", "Nobody bid: the game is not played and scores nothing."));
+    box.appendChild(el("h3", "", t("end.passed")));
+    box.appendChild(el("p", "", t("end.passed.text")));
   } else {
-    const who = names[r.declarer];
-    const h = el("h3", `verdict ${r.won ? "won" : "lost"}`, `${who} ${r.won ? "won" : "lost"} ${contractText(r.contract)}`);
-    box.appendChild(h);
-    const t = el("table", "sheet");
-    const row = (k, v, cls) => {
-      const tr = el("tr", cls || "");
-      tr.appendChild(el("td", "", k));
-      tr.appendChild(el("td", "num", String(v)));
-      t.appendChild(tr);
-    };
-    row("Card points (declarer incl. skat)", `${r.declarer_points} : ${r.defender_points}`);
-    row("Tricks (declarer)", r.declarer_tricks);
+    const contract = contractText(r.contract);
+    const key = r.won ? "end.won" : "end.lost";
+    box.appendChild(el("h3", `verdict ${r.won ? "won" : "lost"}`, tpl(key, { who: ctx.names[r.declarer], contract }, r.declarer === ctx.you)));
+    const table = el("table", "sheet");
+    sheetRow(table, t("end.points"), `${r.declarer_points} : ${r.defender_points}`, t("end.points.why"));
+    sheetRow(table, t("end.tricks"), r.declarer_tricks);
     if (r.contract.startsWith("null")) {
-      row("Game value (null, fixed)", r.game_value);
+      sheetRow(table, t("end.null"), r.game_value, t("end.null.why"));
     } else {
-      for (const [name, n] of sheet.levels) row(name, `+${n}`, "level");
+      const cards = cardList(sheet.matador_cards);
+      for (const [lv, n] of sheet.levels) sheetRow(table, t(`lv.${lv}`, { n }), `+${n}`, tpl(`lv.${lv}.why`, { n, cards }), "level");
       const levels = sheet.levels.reduce((a, [, n]) => a + n, 0);
-      row(`Game value: ${levels} × ${sheet.base_value}`, r.game_value);
+      const game = gameWord(r.contract.split(" ")[0]);
+      sheetRow(table, t("end.value", { levels, base: sheet.base_value }), r.game_value, t("end.value.why", { game }));
     }
-    row("Bid", r.bid);
-    if (r.overbid) row(`Overbid: lost at the next multiple of the base value ≥ ${r.bid}`, sheet.lost_value);
-    if (r.ended_early) row("Ended early (the loss was certain)", "yes");
-    if (r.schneider) row("Schneider", "yes");
-    if (r.schwarz) row("Schwarz", "yes");
-    row(r.won ? "Won: list score +value" : "Lost: list score −2 × value", r.score > 0 ? `+${r.score}` : r.score, "total");
-    box.appendChild(t);
+    sheetRow(table, t("end.bid"), r.bid);
+    if (r.overbid) sheetRow(table, t("end.overbid", { n: sheet.lost_value }), sheet.lost_value, t("end.overbid.why"));
+    if (r.ended_early) sheetRow(table, t("end.early"), t("end.yes"), t("end.early.why"));
+    if (r.schneider) sheetRow(table, t("game.schneider"), t("end.yes"));
+    if (r.schwarz) sheetRow(table, t("game.schwarz"), t("end.yes"));
+    sheetRow(table, t(r.won ? "end.score.won" : "end.score.lost"), signed(r.score), "", "total");
+    box.appendChild(table);
   }
-  const sf = el("table", "sheet");
+  const sf = el("table", "sheet sf");
   const head = el("tr");
-  head.appendChild(el("th", "", "Seeger-Fabian"));
-  names.forEach((n) => head.appendChild(el("th", "", n)));
+  head.appendChild(el("th", "", t("end.sf")));
+  order.forEach((s) => head.appendChild(el("th", "num", ctx.names[s])));
   sf.appendChild(head);
-  const tr = el("tr", "seeger");
-  tr.appendChild(el("td", "", "points"));
-  r.seeger_fabian.forEach((p) => tr.appendChild(el("td", "num", p > 0 ? `+${p}` : String(p))));
+  const tr = el("tr");
+  const td = el("td", "", t("end.sf.points"));
+  td.appendChild(el("div", "why", t("end.sf.why")));
+  tr.appendChild(td);
+  order.forEach((s) => tr.appendChild(el("td", "num", signed(r.seeger_fabian[s]))));
   sf.appendChild(tr);
   box.appendChild(sf);
   return box;
 }
 
-function revealEl(state, names) {
-  const box = el("div");
-  box.appendChild(el("h3", "", "The deal"));
+function revealEl(state, ctx) {
+  const box = el("div", "reveal");
+  box.appendChild(el("h3", "", t("end.deal")));
   const d = state.dealt;
   const row = (who, cards) => {
     const r = el("div", "reveal-row");
     r.appendChild(el("span", "who", who));
-    r.appendChild(handEl(cards, true));
+    r.appendChild(handEl(cards, true, "open"));
     box.appendChild(r);
   };
-  d.hands.forEach((cards, seat) => row(`${names[seat]} (${state.seats[seat].position})`, cards));
-  row("Skat", d.skat);
-  if (d.discarded.length) row("Put away", d.discarded);
+  d.hands.forEach((cards, seat) => row(t("end.who", { name: ctx.names[seat], position: t(state.seats[seat].position) }), cards));
+  row(t("end.skat"), d.skat);
+  if (d.discarded.length) row(t("end.putaway"), d.discarded);
   return box;
 }
 
-function renderEnd(state, buttons) {
+function renderEnd(state, ctx, order, buttons) {
   const panel = $("end-panel");
+  const wasHidden = panel.classList.contains("hidden");
   panel.innerHTML = "";
-  const names = state.seats.map((s) => s.name);
-  panel.appendChild(scoreSheet(state, names));
-  panel.appendChild(revealEl(state, names));
-  const b = el("div", "end-buttons");
-  buttons.forEach((x) => b.appendChild(x));
-  panel.appendChild(b);
+  panel.appendChild(scoreSheet(state, ctx, order));
+  panel.appendChild(revealEl(state, ctx));
+  if (buttons.length) {
+    const b = el("div", "end-buttons");
+    buttons.forEach((x) => b.appendChild(x));
+    panel.appendChild(b);
+  }
   panel.classList.remove("hidden");
+  if (wasHidden && mode === "play") panel.scrollIntoView({ block: "nearest" });
 }
 
 // --- playing ----------------------------------------------------------------------------
-function status(text, error = false) {
+function status(content, error = false) {
   const s = $("status");
-  s.innerHTML = richText(text);
+  s.innerHTML = "";
+  s.append(content);
   s.classList.toggle("error", error);
+}
+
+function serverError(e) {
+  status(e.status ? t("st.server", { msg: e.message }) : t("st.offline", { msg: e.message }), true);
 }
 
 function renderPlay(opts = {}) {
   const state = play.state;
   if (!state) return;
+  const ctx = playContext();
   const mine = !play.busy && state.legal !== null && state.to_act === play.seat;
-  renderTable(state, play.seat, { mine, overlay: opts.overlay });
-  renderInfo(state);
+  renderTable(state, play.seat, ctx, { mine, overlay: opts.overlay, think: play.think });
+  renderInfo(state, ctx);
   renderActions(mine ? state : null);
-  if (opts.text) status(opts.text);
-  else if (state.result) status(state.result.summary);
-  else if (mine) status(prompt(state));
-  else if (state.to_act >= 0) status(`${seatName(state, state.to_act)} is thinking…`);
+  if (opts.event) status(logLine(opts.event, ctx));
+  else if (play.thinking) status(t("st.thinking", { who: ctx.names[play.thinking.seat], s: seconds(performance.now() - play.thinking.start) }));
+  else if (state.result) status(verdict(state, ctx));
+  else if (mine) status(prompt(state, ctx));
+  else status("");
   if (state.result && !play.busy) showEnd();
   else $("end-panel").classList.add("hidden");
 }
 
-function prompt(state) {
+function verdict(state, ctx) {
+  const r = state.result.result;
+  if (r.passed_in) return t("end.passed");
+  const frag = tpl(r.won ? "end.won" : "end.lost", { who: ctx.names[r.declarer], contract: contractText(r.contract) }, r.declarer === ctx.you);
+  frag.append(`: ${signed(r.score)}`);
+  return frag;
+}
+
+function prompt(state, ctx) {
   const m = state.legal.moves;
   switch (state.legal.phase) {
-    case "bidding":
-      if (m.includes("hold")) return `${bidderName(state)} says ${state.bid}. Hold or pass?`;
-      if (state.bid === 0 && m.length === 2) return "Both others passed. Play at 18, or pass (nobody plays)?";
-      return state.bid ? `The bid stands at ${state.bid}. Bid higher or pass.` : "You bid first: name a value or pass.";
-    case "skat": return `You won the bidding at ${state.bid}. Pick up the skat or play hand?`;
-    case "discard": return `Put away ${2 - state.discarded.length} card${state.discarded.length ? "" : "s"}: click ${state.discarded.length ? "one" : "two"}, then confirm.`;
-    case "declare": return `Declare your game (bid ${state.bid}).`;
-    case "play": return state.trick.length ? "Your turn: follow with a highlighted card." : "Your lead: play any card.";
+    case "bidding": {
+      if (m.includes("hold")) {
+        const last = [...state.log].reverse().find((e) => e.kind === "bid");
+        return t("ask.hold", { who: last ? ctx.names[last.seat] : "", n: state.bid });
+      }
+      if (state.bid === 0 && m.length === 2) return t("ask.open");
+      return state.bid ? t("ask.higher", { n: state.bid }) : t("ask.first");
+    }
+    case "skat": return t("ask.skat", { n: state.bid });
+    case "discard": return t(state.discarded.length ? "ask.discard1" : "ask.discard2");
+    case "declare": return t("ask.declare", { n: state.bid });
+    case "play": return t(state.trick.length ? "ask.follow" : "ask.lead");
     default: return "";
   }
-}
-
-function bidderName(state) {
-  const last = [...state.log].reverse().find((e) => e.kind === "bid");
-  return last ? seatName(state, last.seat) : "The bidder";
-}
-
-function button(text, onClick, cls = "") {
-  const b = el("button", cls, text);
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 function renderActions(state) {
@@ -384,29 +479,29 @@ function renderActions(state) {
   const phase = state.legal.phase;
   if (phase === "bidding") {
     const bids = m.filter((x) => /^\d+$/.test(x));
-    if (m.includes("hold")) box.appendChild(button(`Hold ${state.bid} (yes)`, () => send("hold"), "primary"));
+    if (m.includes("hold")) box.appendChild(button(t("btn.hold", { n: state.bid }), () => send("hold"), "primary"));
     if (bids.length) {
-      box.appendChild(button(`Bid ${bids[0]}`, () => send(bids[0]), "primary"));
+      box.appendChild(button(t("btn.bid", { n: bids[0] }), () => send(bids[0]), "primary"));
       if (bids.length > 1) {
         const g = el("span", "group");
         const sel = el("select");
         sel.id = "bid-select";
         bids.forEach((v) => sel.appendChild(new Option(v, v)));
         g.appendChild(sel);
-        g.appendChild(button("Bid this", () => send(sel.value)));
+        g.appendChild(button(t("btn.bidthis"), () => send(sel.value)));
         box.appendChild(g);
       }
     }
-    box.appendChild(button("Pass", () => send("pass")));
+    box.appendChild(button(t("btn.pass"), () => send("pass")));
   } else if (phase === "skat") {
-    box.appendChild(button("Pick up the skat", () => send("pickup"), "primary"));
-    box.appendChild(button("Play hand (leave the skat)", () => send("hand")));
+    box.appendChild(button(t("btn.pickup"), () => send("pickup"), "primary"));
+    box.appendChild(button(t("btn.hand"), () => send("hand")));
   } else if (phase === "discard") {
     const need = 2 - state.discarded.length;
-    const b = button(`Put away ${need === 2 ? "these two" : "this card"}`, discardSelected, "primary");
+    const b = button(t(need === 2 ? "btn.discard2" : "btn.discard1"), discardSelected, "primary");
     b.id = "discard";
     b.disabled = play.selected.size !== need;
-    box.appendChild(el("span", "hint", `Selected ${play.selected.size} of ${need}.`));
+    box.appendChild(el("span", "hint", t("btn.selected", { k: play.selected.size, n: need })));
     box.appendChild(b);
   } else if (phase === "declare") {
     box.appendChild(declareGrid(state, m));
@@ -428,13 +523,13 @@ function declareGrid(state, moves) {
         if (extras.length > 1) grid.appendChild(el("span"));
         return;
       }
-      let full = g === "null" ? `Null${x ? " ouvert" : ""}${hand}` : `${contractText(g)}${hand}${x ? " " + x : ""}`;
-      if (x === "schneider" || x === "schwarz") full += " announced";
-      const short = !x || g === "null" ? full : `${x}${x === "ouvert" ? "" : " announced"}`;
+      const contract = g === "null" ? `null${x ? " ouvert" : ""}${hand}` : `${g}${hand}${x ? ` ${x}` : ""}`;
+      const full = contractText(contract) + (x === "schneider" || x === "schwarz" ? ` (${t(`ann.${x}`)})` : "");
+      const short = !x || g === "null" ? contractText(contract) : t(`ann.${x}`);
       const b = button(short, () => send(names[i]));
       b.title = full;
       b.dataset.move = names[i];
-      if (SUIT_OF_WORD[g]) b.insertAdjacentHTML("afterbegin", svg(SUIT_OF_WORD[g], `s-${SUIT_OF_WORD[g]}`));
+      if (SUIT_OF_GAME[g]) b.insertAdjacentHTML("afterbegin", svg(SUIT_OF_GAME[g], `s-${SUIT_OF_GAME[g]}`));
       grid.appendChild(b);
     });
   }
@@ -463,67 +558,113 @@ async function send(move) {
   if (play.busy) return false;
   play.busy = true;
   try {
-    const resp = await api("POST", `/api/games/${play.id}/moves`, { move, moves_played: play.state.moves_played });
-    await animate(resp);
+    const body = { move, moves_played: play.state.moves_played, run_agents: false };
+    const resp = await api("POST", `/api/games/${play.id}/moves`, body);
+    await showEvents(resp.events, 0);
+    play.state = resp.state;
+    await runAgents();
     return true;
   } catch (e) {
-    play.busy = false;
-    if (e.status === 409 && play.id) await reload(); // another tab moved: show the game as it is
-    status(e.message, true);
+    await failed(e);
     return false;
+  }
+}
+
+async function failed(e) {
+  stopThinking();
+  play.busy = false;
+  if (e.status === 409 && play.id) await reload(); // another tab moved: show the game as it is
+  serverError(e);
+}
+
+function startThinking(seat) {
+  play.thinking = { seat, start: performance.now() };
+  play.thinkTimer = setInterval(() => {
+    // Redraw the indicator only: the seat's badge and the status line.
+    const ms = performance.now() - play.thinking.start;
+    const badge = $("thinking-badge");
+    if (badge) badge.textContent = t("badge.thinking", { s: seconds(ms) });
+    status(t("st.thinking", { who: playContext().names[seat], s: seconds(ms) }));
+  }, 100);
+}
+
+function stopThinking() {
+  clearInterval(play.thinkTimer);
+  play.thinking = null;
+}
+
+async function runAgents() {
+  // Ask for the agents' moves one at a time, showing who is thinking and for how long;
+  // each move stays on screen for the chosen pace (less the time the agent took).
+  play.busy = true;
+  while (!play.state.result && play.state.to_act !== play.seat && play.state.to_act >= 0) {
+    startThinking(play.state.to_act);
+    renderPlay();
+    const t0 = performance.now();
+    let resp;
+    try {
+      resp = await api("POST", `/api/games/${play.id}/agent`, { moves_played: play.state.moves_played });
+    } finally {
+      stopThinking();
+    }
+    await showEvents(resp.events, performance.now() - t0);
+    play.state = resp.state;
+  }
+  play.busy = false;
+  renderPlay();
+}
+
+async function showEvents(events, spent) {
+  for (const ev of events) {
+    play.state = ev.state;
+    if (ev.think_ms !== undefined) play.think[ev.state.moves_played - 1] = ev.think_ms;
+    renderPlay({ event: ev, overlay: ev.trick_done });
+    if (!pace) continue;
+    if (ev.trick_done) await sleep(pace * 1.6);
+    else if (ev.seat !== play.seat) await sleep(Math.max(0, pace - spent));
   }
 }
 
 async function reload() {
   try {
     const resp = await api("GET", `/api/games/${play.id}`);
-    play.state = resp.state;
+    adopt(resp);
     play.selected.clear();
     renderPlay();
   } catch (e) {
-    status(e.message, true);
+    serverError(e);
   }
 }
 
-async function animate(resp) {
-  play.busy = true;
+function adopt(resp) {
+  play.id = resp.game_id;
   play.seat = resp.seat;
   play.players = resp.players;
-  for (const ev of resp.events) {
-    play.state = ev.state;
-    const who = seatName(ev.state, ev.seat);
-    const text = `${who}: ${ev.text}`;
-    if (ev.trick_done) {
-      renderPlay({ overlay: ev.trick_done, text: `${text} — ${seatName(ev.state, ev.trick_done.winner)} takes the trick` });
-      if (pace) await sleep(pace * 1.6);
-    } else {
-      renderPlay({ text });
-      if (pace && ev.seat !== play.seat) await sleep(pace);
-    }
-  }
+  play.agents = resp.agents;
   play.state = resp.state;
-  play.busy = false;
-  renderPlay();
 }
 
 async function newGame() {
   if (play.busy) return;
-  const round = Number(sessionStorage.getItem("skat-round") || 0);
-  const body = { round, opponents: [$("opp-1").value, $("opp-2").value] };
-  if (params.has("seed") && round === 0) body.seed = Number(params.get("seed"));
+  const stored = sessionStorage.getItem("skat-round");
+  const body = { opponents: [$("opp-1").value, $("opp-2").value], run_agents: false };
+  // The first game of a tab gets a random dealer from the server; then the deal moves on.
+  if (stored !== null) body.round = Number(stored);
+  else if (params.has("round")) body.round = Number(params.get("round"));
+  if (params.has("seed") && stored === null) body.seed = Number(params.get("seed"));
   play.busy = true;
   play.selected.clear();
+  play.think = {};
   $("end-panel").classList.add("hidden");
-  status("Dealing…");
+  status(t("st.dealing"));
   try {
     const resp = await api("POST", "/api/games", body);
-    sessionStorage.setItem("skat-round", String(round + 1));
+    sessionStorage.setItem("skat-round", String(resp.round + 1));
     sessionStorage.setItem("skat-game", resp.game_id);
-    play.id = resp.game_id;
-    await animate(resp);
+    adopt(resp);
+    await runAgents();
   } catch (e) {
-    play.busy = false;
-    status(e.message, true);
+    await failed(e);
   }
 }
 
@@ -531,12 +672,9 @@ async function resumeOrStart() {
   const gid = sessionStorage.getItem("skat-game");
   if (gid) {
     try {
-      const resp = await api("GET", `/api/games/${gid}`);
-      play.id = gid;
-      play.seat = resp.seat;
-      play.players = resp.players;
-      play.state = resp.state;
-      renderPlay();
+      adopt(await api("GET", `/api/games/${gid}`));
+      if (play.state.to_act !== play.seat && !play.state.result) await runAgents();
+      else renderPlay();
       return;
     } catch (e) {
       sessionStorage.removeItem("skat-game");
@@ -547,17 +685,17 @@ async function resumeOrStart() {
 
 function showEnd() {
   recordScore();
-  const next = button("Next game", newGame, "primary");
+  const next = button(t("btn.next"), newGame, "primary");
   next.id = "next-game";
-  const dl = el("a", "", "Download record (.jsonl)");
+  const dl = el("a", "", t("btn.download"));
   dl.href = `/api/games/${play.id}/record`;
   dl.id = "download";
   dl.setAttribute("download", `skat-${play.id}.jsonl`);
-  const hide = button("Look at the table", () => $("end-panel").classList.add("hidden"));
-  renderEnd(play.state, [next, dl, hide]);
+  const order = [0, 1, 2].map((p) => play.players.indexOf(p)); // as the score list: you first
+  renderEnd(play.state, playContext(), order, [next, dl]);
 }
 
-// --- the score list over this browser session -------------------------------------------
+// --- the score list over this browser tab -----------------------------------------------
 function loadScores() {
   return JSON.parse(sessionStorage.getItem("skat-scores") || "[]");
 }
@@ -566,14 +704,14 @@ function recordScore() {
   const scores = loadScores();
   if (scores.some((s) => s.id === play.id)) return;
   const r = play.state.result.result;
-  const byPlayer = [0, 0, 0];
+  const sf = [0, 0, 0];
   const list = [null, null, null];
   play.players.forEach((p, seat) => {
-    byPlayer[p] = r.seeger_fabian[seat];
+    sf[p] = r.seeger_fabian[seat];
     if (!r.passed_in && seat === r.declarer) list[p] = r.score;
   });
-  const names = [0, 1, 2].map((p) => play.state.seats[play.players.indexOf(p)].name);
-  scores.push({ id: play.id, contract: r.passed_in ? "passed in" : r.contract, list, sf: byPlayer, names });
+  const specs = [0, 1, 2].map((p) => play.agents[play.players.indexOf(p)]);
+  scores.push({ id: play.id, contract: r.passed_in ? null : r.contract, list, sf, specs });
   sessionStorage.setItem("skat-scores", JSON.stringify(scores));
   renderScores();
 }
@@ -583,77 +721,90 @@ function renderScores() {
   const box = $("scores");
   box.innerHTML = "";
   if (!scores.length) {
-    box.appendChild(el("p", "note", "Finished games appear here."));
+    box.appendChild(el("p", "note", t("sc.empty")));
     return;
   }
-  const names = scores[scores.length - 1].names;
-  const t = el("table");
+  const specs = scores[scores.length - 1].specs;
+  const names = specs.map((s, p) => (s === null ? t("you") : specs[1] === specs[2] ? `${agentName(s)} (${"AB"[p - 1]})` : agentName(s)));
+  const table = el("table");
   const head = el("tr");
-  ["#", "Game", ...names].forEach((h) => head.appendChild(el("th", "", h)));
-  t.appendChild(head);
+  [t("sc.num"), t("sc.game"), ...names].forEach((h) => head.appendChild(el("th", "", h)));
+  table.appendChild(head);
   const total = [0, 0, 0];
   const sf = [0, 0, 0];
   scores.forEach((s, i) => {
     const tr = el("tr");
     tr.appendChild(el("td", "", String(i + 1)));
-    tr.appendChild(el("td", "", contractText(s.contract)));
+    tr.appendChild(el("td", "", s.contract ? contractText(s.contract) : t("sc.passed")));
     s.list.forEach((v, p) => {
-      tr.appendChild(el("td", "", v === null ? "" : v > 0 ? `+${v}` : String(v)));
+      tr.appendChild(el("td", "", v === null ? "" : signed(v)));
       total[p] += v || 0;
       sf[p] += s.sf[p];
     });
-    t.appendChild(tr);
+    table.appendChild(tr);
   });
-  for (const [label, vals] of [["List total", total], ["Seeger-Fabian", sf]]) {
+  for (const [label, vals] of [[t("sc.total"), total], [t("sc.sf"), sf]]) {
     const tr = el("tr", "total");
     tr.appendChild(el("td", "", ""));
     tr.appendChild(el("td", "", label));
     vals.forEach((v) => tr.appendChild(el("td", "", String(v))));
-    t.appendChild(tr);
+    table.appendChild(tr);
   }
-  box.appendChild(t);
+  box.appendChild(table);
 }
 
-function renderInfo(state) {
+function renderInfo(state, ctx) {
   const box = $("info");
   box.innerHTML = "";
-  box.appendChild(el("h2", "", "This game"));
+  box.appendChild(el("h2", "", t("side.this")));
   const dl = el("dl", "info-grid");
   const add = (k, v) => {
     dl.appendChild(el("dt", "", k));
     const dd = el("dd");
-    if (v instanceof Node) dd.appendChild(v);
-    else dd.textContent = v;
+    dd.append(v);
     dl.appendChild(dd);
   };
-  const me = state.seats[play.seat];
-  add("You", `player_${play.seat}, ${me.position}`);
-  add("Dealer", seatName(state, state.dealer));
-  add("Bid", state.bid || "—");
-  if (state.declarer >= 0) add("Declarer", seatName(state, state.declarer));
-  if (state.contract) add("Game", contractText(state.contract));
-  if (state.discarded.length && !state.result) {
-    const cards = handEl(state.discarded, true);
-    cards.classList.add("spread");
-    add("Put away", cards);
-  }
+  add(t("info.you"), t("info.yourseat", { position: t(state.seats[play.seat].position) }));
+  add(t("info.dealer"), ctx.names[state.dealer]);
+  add(t("info.bid"), String(state.bid || "—"));
+  if (state.declarer >= 0) add(t("info.declarer"), ctx.names[state.declarer]);
+  if (state.contract) add(t("info.game"), contractText(state.contract));
+  if (state.discarded.length && !state.result) add(t("info.putaway"), handEl(state.discarded, true, "spread"));
   if (state.tricks_done.length) {
     const last = state.tricks_done[state.tricks_done.length - 1];
-    const cards = handEl(last.cards.map((c) => c.card), true);
-    cards.classList.add("spread");
-    add("Last trick", cards);
-    add("taken by", seatName(state, last.winner));
+    add(t("info.last"), handEl(last.cards.map((c) => c.card), true, "spread"));
+    add(t("info.takenby"), ctx.names[last.winner]);
   }
   box.appendChild(dl);
 }
 
 // --- watching records -------------------------------------------------------------------
-function addRecords(records) {
+function recordLabel(r) {
+  const head = r.iss_id !== null ? t("rec.iss", { id: r.iss_id }) : t("rec.line", { file: r.source, n: r.line });
+  let what = r.contract ? contractText(r.contract) : t(r.status === "passed" ? "rec.passed" : "rec.nocontract");
+  if (r.score !== null) what += ` (${signed(r.score)})`;
+  const unfinished = ["complete", "passed"].includes(r.status) ? "" : ` · ${t("rec.unfinished")}: ${t(`status.${r.status}`)}`;
+  return `${head}: ${what}${unfinished}`;
+}
+
+function addRecords(records, total = records.length) {
+  for (const r of records) watch.records.set(r.id, r);
+  renderRecordList(total);
+}
+
+function renderRecordList(total) {
   const list = $("record-list");
-  for (const r of records) {
-    const label = moveText(r.score === null ? r.label : `${r.label} (${r.score > 0 ? "+" : ""}${r.score})`);
-    list.appendChild(new Option(label, r.id));
+  list.innerHTML = "";
+  for (const r of watch.records.values()) {
+    const label = recordLabel(r);
+    const b = button(label, () => selectRecord(r.id), "record");
+    b.title = label;
+    b.dataset.id = r.id;
+    if (r.id === watch.rid) b.classList.add("selected");
+    if (!["complete", "passed"].includes(r.status)) b.classList.add("unfinished");
+    list.appendChild(el("li", "", b));
   }
+  if (total > watch.records.size) list.appendChild(el("li", "note", t("upload.more", { n: watch.records.size, total })));
 }
 
 async function loadWatch(step) {
@@ -666,97 +817,153 @@ async function loadWatch(step) {
     watch.steps = data.steps;
     renderWatch();
   } catch (e) {
-    status(e.message, true);
+    serverError(e);
   }
+}
+
+function renderViewOptions(names) {
+  const sel = $("w-view");
+  const value = sel.value || "all";
+  sel.innerHTML = "";
+  sel.appendChild(new Option(t("w.all"), "all"));
+  names.forEach((n, s) => sel.appendChild(new Option(t("w.view", { name: n }), String(s))));
+  sel.value = value;
+}
+
+function recordedResult(rec, ctx) {
+  const r = rec.recorded;
+  if (r.declarer === null) return t("watch.recorded.none");
+  const key = r.outcome === "win" ? "watch.recorded.won" : "watch.recorded.lost";
+  const frag = tpl(key, { who: ctx.names[r.declarer], contract: contractText(rec.contract), score: signed(r.score) });
+  frag.append(`; ${t("watch.recorded.more", { p: r.card_points, t: r.tricks })}`);
+  return frag;
 }
 
 function renderWatch() {
   const data = watch.data;
   const state = data.state;
+  const rec = data.record;
+  const ctx = watchContext(state);
   const bottom = state.viewer === null ? 0 : state.viewer;
-  renderTable(state, bottom, { mine: false, highlight: data.step });
+  renderViewOptions(ctx.names);
+  renderTable(state, bottom, ctx, { mine: false, overlay: data.trick_done });
   $("actions").innerHTML = "";
   const slider = $("w-step");
   slider.max = String(data.steps);
   slider.value = String(data.step);
-  $("w-counter").textContent = `move ${data.step} / ${data.steps}`;
+  $("w-counter").textContent = t("w.counter", { k: data.step, n: data.steps });
   const last = state.log[state.log.length - 1];
-  status(last ? `${seatName(state, last.seat)}: ${last.text}` : "The deal, before the first move.");
+  status(last ? logLine(last, ctx) : t("st.start"));
   const info = $("watch-info");
   info.innerHTML = "";
-  info.appendChild(el("h2", "", "Record"));
-  info.appendChild(el("p", "", moveText(data.record.label)));
-  if (data.record.status !== "complete" && data.record.status !== "passed") {
-    info.appendChild(el("p", "note", `Not played to the end: ${data.record.status}.`));
+  info.appendChild(el("h2", "", t("side.record")));
+  info.appendChild(el("p", "", recordLabel(rec)));
+  if (rec.recorded) {
+    info.appendChild(el("p", "note unfinished", t("watch.unfinished", { status: t(`status.${rec.status}`) })));
+    info.appendChild(el("p", "note unfinished", tpl("watch.recorded", { result: recordedResult(rec, ctx) })));
   }
-  if (data.next) {
-    const p = el("p");
-    p.innerHTML = richText(`Next: ${seatName(state, data.next.seat)} ${data.next.text}`);
-    info.appendChild(p);
-  }
-  if (state.contract) info.appendChild(el("p", "", `Game: ${contractText(state.contract)} by ${seatName(state, state.declarer)}`));
-  if (state.result && !watch.hideEnd) {
-    renderEnd(state, [button("Hide", () => { watch.hideEnd = true; $("end-panel").classList.add("hidden"); })]);
+  if (data.next) info.appendChild(el("p", "", tpl("watch.next", { text: logLine(data.next, ctx) })));
+  if (state.contract) info.appendChild(el("p", "", t("watch.game", { contract: contractText(state.contract), who: ctx.names[state.declarer] })));
+  const panel = $("end-panel");
+  if (state.result && data.step === data.steps) {
+    renderEnd(state, ctx, [0, 1, 2], []);
+  } else if (rec.recorded && data.step === data.steps) {
+    panel.innerHTML = "";
+    const box = el("div", "sheet-box unfinished");
+    box.appendChild(el("h3", "", t("watch.unfinished", { status: t(`status.${rec.status}`) })));
+    box.appendChild(el("p", "", tpl("watch.recorded", { result: recordedResult(rec, ctx) })));
+    panel.appendChild(box);
+    panel.classList.remove("hidden");
   } else {
-    $("end-panel").classList.add("hidden");
+    panel.classList.add("hidden");
   }
 }
 
 function watchStep(step) {
-  watch.hideEnd = false;
   loadWatch(Math.max(0, Math.min(watch.steps, step)));
 }
 
 async function upload(file) {
-  const text = await file.text();
+  const msg = $("upload-msg");
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+  } catch (e) {
+    msg.textContent = t("upload.notutf8", { file: file.name });
+    return;
+  }
   try {
     const resp = await api("POST", "/api/records", { text, name: file.name });
-    addRecords(resp.records);
-    $("upload-msg").textContent = `${resp.records.length} record(s) from ${file.name}` +
-      (resp.notes.length ? `; ${resp.notes.length} skipped (hidden deal)` : "");
-    $("record-list").value = resp.records[0].id;
+    addRecords(resp.records.slice(0, RECORDS_SHOWN), watch.records.size + resp.records.length);
+    msg.textContent = t("upload.done", { n: resp.records.length, file: file.name }) +
+      (resp.notes.length ? `; ${t("upload.skipped", { n: resp.notes.length })}` : "");
     selectRecord(resp.records[0].id);
   } catch (e) {
-    $("upload-msg").textContent = e.message;
+    msg.textContent = e.message;
   }
 }
 
 function selectRecord(rid) {
   watch.rid = rid;
-  watch.hideEnd = false;
+  document.querySelectorAll("#record-list button").forEach((b) => b.classList.toggle("selected", b.dataset.id === rid));
   loadWatch(0);
 }
 
-// --- modes and options ------------------------------------------------------------------
+// --- modes, options and the static texts ------------------------------------------------
 function setMode(m) {
   mode = m;
-  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.mode === m));
+  document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("active", x.dataset.mode === m));
+  $("rules").classList.toggle("hidden", m !== "rules");
+  $("table-area").classList.toggle("hidden", m === "rules");
+  $("sidebar").classList.toggle("hidden", m === "rules");
   $("play-side").classList.toggle("hidden", m !== "play");
   $("watch-side").classList.toggle("hidden", m !== "watch");
   $("watch-controls").classList.toggle("hidden", m !== "watch");
   $("end-panel").classList.add("hidden");
-  if (m === "play") {
+  if (m === "rules") {
+    $("rules").innerHTML = I18N[lang].rules;
+  } else if (m === "play") {
     if (play.state) renderPlay();
-    else resumeOrStart();
+    else if (!play.busy) resumeOrStart();
   } else {
     $("actions").innerHTML = "";
     if (watch.data) renderWatch();
     else {
       for (const id of ["seat-left", "seat-right", "seat-bottom", "trick", "skat", "centre-note", "log"]) $(id).innerHTML = "";
-      status("Choose a record on the right, or open a record file.");
+      status(t("st.choose"));
     }
   }
 }
 
+function applyStatic() {
+  document.documentElement.lang = lang;
+  document.title = t("title");
+  document.querySelectorAll("[data-i18n]").forEach((x) => { x.textContent = t(x.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-title]").forEach((x) => { x.title = t(x.dataset.i18nTitle); });
+  for (const id of ["opp-1", "opp-2"]) {
+    for (const o of $(id).options) o.textContent = agentName(o.value);
+  }
+}
+
 function redraw() {
-  if (mode === "play") renderPlay();
-  else if (watch.data) renderWatch();
+  applyStatic();
   renderScores();
+  renderRecordList(watch.records.size);
+  setMode(mode);
 }
 
 async function init() {
+  const langSel = $("lang");
+  Object.keys(LANGUAGES).forEach((k) => langSel.appendChild(new Option(LANGUAGES[k], k)));
+  langSel.value = lang;
   $("deck").value = deck;
   $("pace").value = String(pace);
+  applyStatic();
+  langSel.addEventListener("change", (e) => {
+    lang = e.target.value;
+    localStorage.setItem("skat-lang", lang);
+    redraw();
+  });
   $("deck").addEventListener("change", (e) => {
     deck = e.target.value;
     localStorage.setItem("skat-deck", deck);
@@ -766,7 +973,7 @@ async function init() {
     pace = Number(e.target.value);
     localStorage.setItem("skat-pace", String(pace));
   });
-  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => setMode(t.dataset.mode)));
+  document.querySelectorAll(".tab").forEach((x) => x.addEventListener("click", () => setMode(x.dataset.mode)));
   $("new-game").addEventListener("click", newGame);
   $("w-first").addEventListener("click", () => watchStep(0));
   $("w-prev").addEventListener("click", () => watchStep(watch.step - 1));
@@ -774,7 +981,6 @@ async function init() {
   $("w-last").addEventListener("click", () => watchStep(watch.steps));
   $("w-step").addEventListener("input", (e) => watchStep(Number(e.target.value)));
   $("w-view").addEventListener("change", () => loadWatch(watch.step));
-  $("record-list").addEventListener("change", (e) => selectRecord(e.target.value));
   $("upload").addEventListener("change", (e) => e.target.files[0] && upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
     if (mode !== "watch" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
@@ -784,12 +990,13 @@ async function init() {
   const config = await api("GET", "/api/config");
   for (const [i, id] of [[0, "opp-1"], [1, "opp-2"]]) {
     const sel = $(id);
-    config.allowed.forEach((s) => sel.appendChild(new Option(s, s)));
+    config.allowed.forEach((s) => sel.appendChild(new Option(agentName(s), s)));
     sel.value = config.opponents[i];
   }
   addRecords(config.records);
   renderScores();
-  setMode(params.get("mode") === "watch" ? "watch" : "play");
+  const start = params.get("mode");
+  setMode(["watch", "rules"].includes(start) ? start : "play");
 }
 
-init().catch((e) => status(`Cannot reach the server: ${e.message}`, true));
+init().catch((e) => status(t("st.offline", { msg: e.message }), true));
