@@ -1,9 +1,14 @@
-"""``ppo:PATH``: a trained sb3-contrib ``MaskablePPO`` model as an agent.
+"""``ppo`` (the bundled model) and ``ppo:PATH``: a trained sb3-contrib ``MaskablePPO`` model.
+
+``ppo`` alone plays the shipped model, installed with the package as NumPy weights
+(``skat_env/agents/models/ppo_skat.npz``, exported from ``models/ppo_skat.zip``; its training
+record beside it): it needs neither torch nor the repository. ``ppo:PATH`` loads a saved
+model zip (torch and sb3-contrib) or such an ``.npz``.
 
 Plays greedily (the best legal move of the policy's logits) through a NumPy forward pass,
-:class:`skat_env.integrations.sb3.NumpyPolicy`: the moves of SB3's
+:class:`skat_env.integrations.numpy_policy.NumpyPolicy`: the moves of SB3's
 ``predict(obs, action_masks=mask, deterministic=True)`` (a test checks it) at a fraction of
-the cost. The model is loaded on first use (torch is imported only then). ``act_batch`` plays
+the cost. The model is loaded on first use (torch only for a zip). ``act_batch`` plays
 many games at once (batched opponents in ``SkatVectorEnv``).
 """
 
@@ -15,7 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from skat_env.integrations.numpy_policy import NumpyPolicy
+
 from .base import Agent
+
+#: the shipped model as package data (NumpyPolicy.load("models/ppo_skat.zip").save(...))
+BUNDLED_MODEL = Path(__file__).with_name("models") / "ppo_skat.npz"
 
 
 class PPOAgent(Agent):
@@ -23,20 +33,18 @@ class PPOAgent(Agent):
 
     deterministic = True  # greedy on the observation alone: batched across games
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None = None):
+        self.path = BUNDLED_MODEL if path is None else Path(path)
         if not self.path.is_file():
             raise FileNotFoundError(f"no model file at {str(self.path)!r}")
-        if not zipfile.is_zipfile(self.path):
-            raise ValueError(f"{str(self.path)!r} is not a saved model (.zip)")
-        self.name = f"ppo:{path}"
+        if not zipfile.is_zipfile(self.path):  # an .npz is a zip too
+            raise ValueError(f"{str(self.path)!r} is not a saved model (.zip or .npz)")
+        self.name = "ppo" if path is None else f"ppo:{path}"
         self._model: Any = None
 
     @classmethod
     def from_policy(cls, policy: Any, name: str = "ppo") -> PPOAgent:
         """An agent playing a frozen copy of a live SB3 policy (no file)."""
-        from skat_env.integrations.sb3 import NumpyPolicy
-
         agent = cls.__new__(cls)
         agent.path, agent.name = None, name
         agent._model = NumpyPolicy.from_policy(policy)
@@ -44,10 +52,8 @@ class PPOAgent(Agent):
 
     @property
     def policy(self) -> Any:
-        """The :class:`~skat_env.integrations.sb3.NumpyPolicy`, loaded on first use."""
+        """The :class:`~skat_env.integrations.numpy_policy.NumpyPolicy`, loaded on first use."""
         if self._model is None:
-            from skat_env.integrations.sb3 import NumpyPolicy
-
             try:
                 self._model = NumpyPolicy.load(self.path)
             except Exception as e:  # a zip that is not an sb3 model
@@ -76,4 +82,4 @@ class PPOAgent(Agent):
         return state
 
 
-__all__ = ["PPOAgent"]
+__all__ = ["BUNDLED_MODEL", "PPOAgent"]

@@ -24,7 +24,8 @@ import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 
-from skat_env.integrations import sb3  # noqa: E402
+from skat_env.cli.options import opponent_policies, parse_opponents  # noqa: E402
+from skat_env.integrations.opponents import SelfPlaySlots, make_vec_env  # noqa: E402
 
 
 class Timer(BaseCallback):
@@ -50,11 +51,12 @@ PREVIOUS = {"opponents": "heuristic:0.8,self:0.2", "batch_size": 256, "n_epochs"
 
 def measure(kind: str, n_envs: int, args: argparse.Namespace) -> dict[str, float]:
     """Steps/s of one path: total, collection only, updates only."""
-    weights = sb3.parse_opponents(args.opponents)
-    slots = sb3.SelfPlaySlots(5)
-    venv = sb3.make_vec_env(
-        kind, n_envs, weights, slots, seed=0, reward_mode="seeger_fabian", reward_scale=0.01
-    )
+    weights = parse_opponents(args.opponents)
+    slots = SelfPlaySlots(5)
+    venv = make_vec_env(
+        kind, n_envs, weights, opponent_policies(weights, 0), slots, seed=0,
+        reward_mode="seeger_fabian", reward_scale=0.01,
+    )  # fmt: skip
     model = MaskablePPO(
         "MlpPolicy",
         venv,

@@ -1,7 +1,9 @@
-"""Shared test helpers: building deals from hands and playing random games."""
+"""Shared test helpers: building deals from hands, playing random games, copying envs."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from pathlib import Path
 
@@ -44,3 +46,12 @@ def iss_records() -> list[IssRecord]:
     if len(records) != 51:
         raise ValueError(f"{ISS_FILE} holds {len(records)} records, expected 51")
     return records
+
+
+# Every route to an independent copy of an env (each env must continue alike from any of them).
+COPIES = {
+    "deepcopy": copy.deepcopy,
+    "copy": copy.copy,
+    "pickle": lambda env: pickle.loads(pickle.dumps(env)),
+    "clone": lambda env: env.clone(),
+}

@@ -57,3 +57,16 @@ def test_bench_soak__plays_every_env_and_reports_rate_and_memory(capsys):
     for env in ("raw_env", "env", "single", "vector"):
         assert env in out
     assert "games/s" in out and "MiB" in out
+
+
+def test_bench_train__prints_both_paths_and_their_ratio(capsys):
+    pytest.importorskip("sb3_contrib")
+    import bench_train
+
+    argv = ["--rollouts", "1", "--rollout-size", "256", "--net-arch", "16", "--batch-size", "64",
+            "--n-epochs", "1", "--no-previous"]  # fmt: skip
+    assert bench_train.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "single (8 envs)" in out and "vector (256 games)" in out and "batched / single" in out
+    with pytest.raises(SystemExit):
+        bench_train.main(["--rollouts", "0"])

@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import COPIES
 
 from skat_env import skat_v0
 from skat_env.agents import HeuristicAgent, RandomAgent
@@ -18,13 +19,6 @@ from skat_env.core.records import dumps
 from skat_env.envs.policy import Policy, RandomPolicy
 from skat_env.envs.single_agent import SkatSingleAgentEnv
 from skat_env.envs.vector_env import SkatVectorEnv
-
-ROUTES = {
-    "deepcopy": copy.deepcopy,
-    "copy": copy.copy,
-    "pickle": lambda env: pickle.loads(pickle.dumps(env)),
-    "clone": lambda env: env.clone(),
-}
 
 
 # --- the AEC env, raw and wrapped ---
@@ -70,12 +64,12 @@ def aec_at_phase(make, phase: int, seed: int = 0):
 MAKERS = {"raw_env": skat_v0.raw_env, "env": skat_v0.env}
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", COPIES)
 @pytest.mark.parametrize("maker", MAKERS)
 @pytest.mark.parametrize("phase", [0, PLAY, DONE])
 def test_aec_copy__continues_identically_and_independently(maker, route, phase):
     original = aec_at_phase(MAKERS[maker], phase, seed=phase)
-    clone = ROUTES[route](original)
+    clone = COPIES[route](original)
     assert type(clone) is type(original) and clone.unwrapped is not original.unwrapped
     assert aec_fingerprint(clone) == aec_fingerprint(original)
     # The copy runs ahead over this deal and the next ones; the original does not move.
@@ -91,7 +85,7 @@ def test_aec_copy__continues_identically_and_independently(maker, route, phase):
 
 def test_aec_copy__before_reset_is_a_fresh_env_that_still_refuses():
     for make in MAKERS.values():
-        for route in ROUTES.values():
+        for route in COPIES.values():
             c = route(make())
             with pytest.raises((RuntimeError, AttributeError), match="reset"):
                 c.step(0)
@@ -101,7 +95,7 @@ def test_aec_copy__keeps_settings_and_a_copy_of_a_terminated_game():
     env = skat_v0.env(reward_mode="list", reward_scale=0.5, illegal_reward=-1000)
     env.reset(seed=2)
     env.step(95)  # "hold" before any bid: illegal, the game terminates
-    for route in ROUTES.values():
+    for route in COPIES.values():
         c = route(env)
         raw = c.unwrapped
         assert (raw.reward_mode, raw.reward_scale, raw.illegal_reward) == ("list", 0.5, -1000.0)
@@ -137,13 +131,13 @@ SINGLE_OPPONENTS = {
 }
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", COPIES)
 @pytest.mark.parametrize("opponents", SINGLE_OPPONENTS)
 def test_single_agent_copy__continues_identically_and_independently(route, opponents):
     original = SkatSingleAgentEnv(opponents=SINGLE_OPPONENTS[opponents]())
     original.reset(seed=5)
     single_play(original, random.Random(5), 7)
-    clone = ROUTES[route](original)
+    clone = COPIES[route](original)
     assert clone.game.history == original.game.history
     before = (original.game.history.copy(), original.np_random.bit_generator.state)
     ahead = single_play(clone, random.Random(9), 60)
@@ -162,12 +156,12 @@ def vector_play(env: SkatVectorEnv, rng: np.random.Generator, steps: int) -> lis
     return seen
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", COPIES)
 def test_vector_env_copy__continues_identically_and_independently(route):
     original = SkatVectorEnv(4, opponents={"random": "random"})
     original.reset(seed=3)
     vector_play(original, np.random.default_rng(3), 5)
-    clone = ROUTES[route](original)
+    clone = COPIES[route](original)
     before = original.state.obs.copy()
     ahead = vector_play(clone, np.random.default_rng(4), 40)
     np.testing.assert_array_equal(original.state.obs, before)

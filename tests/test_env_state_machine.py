@@ -5,12 +5,11 @@ the env either did what was asked or refused with a clear error and changed noth
 
 from __future__ import annotations
 
-import copy
 import json
-import pickle
 
 import numpy as np
 import pytest
+from helpers import COPIES
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -33,12 +32,6 @@ BAD_OPTIONS = [
     {"dealer": True},
     "dealer=1",
 ]
-COPIES = {
-    "deepcopy": copy.deepcopy,
-    "copy": copy.copy,
-    "pickle": lambda env: pickle.loads(pickle.dumps(env)),
-    "clone": lambda env: env.clone(),
-}
 
 
 def snapshot(env) -> tuple:

@@ -72,10 +72,10 @@ def test_it_refuses_to_play_from_an_observation_or_to_train_against():
     oracle = make_agent("oracle")
     with pytest.raises(TypeError, match="sees every card"):
         oracle.act(observe(Game.random(0), 1))
-    from skat_env.integrations.sb3 import _check_spec
+    from skat_env.cli.options import UsageError, training_agent
 
-    with pytest.raises(ValueError, match="benchmark bound"):
-        _check_spec("oracle")
+    with pytest.raises(UsageError, match="benchmark bound"):
+        training_agent("oracle")
     assert any(s.startswith("oracle (sees every card") for s in SPECS)
 
 

@@ -60,10 +60,10 @@ def test_env_counts_illegal_action_and_ends_game():
     env = R.SkatRLlibEnv({"reward_scale": 0.5})
     obs, _ = env.reset(seed=3)
     agent, o = _acting(obs)
-    before = R.ILLEGAL_ACTIONS
+    before = R.illegal_actions_sampled
     illegal = int(np.flatnonzero(o["action_mask"] == 0)[0])
     _, rew, term, _, _ = env.step({agent: illegal})
-    assert env.illegal_actions == 1 and R.ILLEGAL_ACTIONS == before + 1
+    assert env.illegal_actions == 1 and R.illegal_actions_sampled == before + 1
     worst = env.env.unwrapped.illegal_reward  # skat_v0's default: the worst game outcome
     assert term["__all__"] and worst < 0 and rew[agent] == pytest.approx(0.5 * worst)
 
@@ -122,7 +122,7 @@ def test_masked_module_gives_illegal_moves_zero_probability():
 
 @pytest.mark.parametrize("policies", ["shared", "per_seat"])
 def test_one_training_iteration_samples_no_illegal_action(policies, ray_local):
-    before = R.ILLEGAL_ACTIONS
+    before = R.illegal_actions_sampled
     algo = R.ppo_config(policies=policies, seed=0, **TINY).build_algo()
     try:
         result = algo.train()
@@ -130,7 +130,7 @@ def test_one_training_iteration_samples_no_illegal_action(policies, ray_local):
         algo.stop()
     assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= TINY["train_batch_size"]
     assert R.illegal_count(result) == 0
-    assert R.ILLEGAL_ACTIONS == before
+    assert R.illegal_actions_sampled == before
 
 
 def test_rllibs_own_action_masking_module_trains_on_the_env(ray_local):
@@ -140,7 +140,7 @@ def test_rllibs_own_action_masking_module_trains_on_the_env(ray_local):
         ActionMaskingTorchRLModule,
     )
 
-    before = R.ILLEGAL_ACTIONS
+    before = R.illegal_actions_sampled
     config = R.ppo_config(seed=0, **TINY).rl_module(
         rl_module_spec=RLModuleSpec(
             module_class=ActionMaskingTorchRLModule, model_config={"head_fcnet_hiddens": [32]}
@@ -152,7 +152,7 @@ def test_rllibs_own_action_masking_module_trains_on_the_env(ray_local):
         result = algo.train()
     finally:
         algo.stop()
-    assert R.illegal_count(result) == 0 and R.ILLEGAL_ACTIONS == before
+    assert R.illegal_count(result) == 0 and R.illegal_actions_sampled == before
 
 
 def test_without_masking_illegal_actions_are_counted(monkeypatch, ray_local):

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from skat_env import tournament  # noqa: E402
 from skat_env.cli import train  # noqa: E402
-from skat_env.integrations import sb3  # noqa: E402
+from skat_env.integrations import cloning  # noqa: E402
 
 TINY = [
     "--timesteps",
@@ -180,7 +180,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         raise KeyboardInterrupt
 
     with monkeypatch.context() as m:
-        m.setattr(sb3, "behaviour_clone", interrupted)
+        m.setattr(cloning, "behaviour_clone", interrupted)
         assert run("--name", "stop", "--bc-games", "4") == 130
     err = capsys.readouterr().err
     assert "continue with: skat-train --name stop --resume" in err
@@ -249,9 +249,11 @@ def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
 
 
 def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
+    from skat_env.agents import HeuristicAgent
     from skat_env.integrations import distill
 
-    distill.write_shards("heuristic", 4, in_tmp / "data", shard_games=2, progress=False)
+    distill.write_shards(HeuristicAgent, "heuristic", 4, in_tmp / "data", shard_games=2,
+                         progress=False)  # fmt: skip
     assert run("--name", "d", "--bc-data", str(in_tmp / "data"), "--eval-every", "0") == 0
     assert "decisions of 4 recorded games" in capsys.readouterr().out
     assert run("--name", "e", "--bc-data", str(in_tmp / "none")) == 2

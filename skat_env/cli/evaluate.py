@@ -30,10 +30,10 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from skat_env.agents.human import HumanQuit
 from skat_env.agents.registry import SPECS
+from skat_env.cli.options import add_tournament_options
 from skat_env.cli.outputs import OutputPathError, command_line, output_paths, write_results
 from skat_env.core.game import Game, IllegalMoveError
 from skat_env.tournament import (
@@ -55,23 +55,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     )
     ap.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                     help="three agent specs, one per seat")  # fmt: skip
-    ap.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of deals and agents (default 0)")
-    ap.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    add_tournament_options(ap, deals=1000, json_default="results/evaluate-AGENTS-TIME.json")
     ap.add_argument(
         "--duplicate",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="play every deal under every seating (default: on, off for a human)",
     )
-    ap.add_argument("--json", type=Path, default=None,
-                    help="JSON file (default: new results/evaluate-AGENTS-TIME.json)")  # fmt: skip
-    ap.add_argument("--plot", type=Path, default=None,
-                    help="PNG plot (default: the JSON path with .png)")  # fmt: skip
-    ap.add_argument("--no-plot", action="store_true", help="write no plot")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ap.add_argument("--bootstrap", type=int, default=2000,
-                    help="bootstrap resamples for the intervals (default 2000)")  # fmt: skip
     return ap
 
 

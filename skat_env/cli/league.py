@@ -17,9 +17,9 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from skat_env.agents.registry import SPECS
+from skat_env.cli.options import add_tournament_options
 from skat_env.cli.outputs import OutputPathError, command_line, output_paths, write_results
 from skat_env.core.game import IllegalMoveError
 from skat_env.league import LeagueError, format_table, league, validate, write_plot
@@ -35,17 +35,7 @@ def build_parser(prog: str = "skat-league") -> argparse.ArgumentParser:
     )
     ap.add_argument("--agents", nargs="+", default=list(DEFAULT_AGENTS), metavar="SPEC",
                     help="two or more different agent specs (default: %(default)s)")  # fmt: skip
-    ap.add_argument("--deals", type=int, default=500, help="deals per pair (default 500)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of deals and agents (default 0)")
-    ap.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
-    ap.add_argument("--bootstrap", type=int, default=2000,
-                    help="bootstrap resamples for the intervals (default 2000)")  # fmt: skip
-    ap.add_argument("--json", type=Path, default=None,
-                    help="JSON file (default: new results/league-TIME.json)")  # fmt: skip
-    ap.add_argument("--plot", type=Path, default=None,
-                    help="PNG plot (default: the JSON path with .png)")  # fmt: skip
-    ap.add_argument("--no-plot", action="store_true", help="write no plot")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_tournament_options(ap, deals=500, json_default="results/league-TIME.json")
     return ap
 
 

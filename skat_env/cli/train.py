@@ -13,7 +13,8 @@ By default the learner plays ``--n-envs`` games at once on the batched engine
 (:class:`skat_env.envs.vector_env.SkatVectorEnv`): its frozen snapshots and the other
 opponents play the other seats as batched policies. Everything of a run is in
 ``runs/<name>/`` (see docs/train.md); the reusable parts live in
-:mod:`skat_env.integrations.sb3`.
+:mod:`skat_env.integrations` (``opponents``, ``cloning``, ``callbacks``, ``numpy_policy``);
+the evaluations in :mod:`skat_env.cli.train_eval`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats two on small CPUs
+
+from skat_env.cli.options import (  # noqa: E402 (after the thread setting)
+    UsageError,
+    opponent_policies,
+    parse_dataclass,
+    parse_opponents,
+    training_agent,
+)
 
 
 def _f(default: Any, help: str) -> Any:
@@ -60,7 +69,7 @@ class Args:
     bc_data: str = _f(
         "",
         "clone these recorded decisions instead (python -m "
-        "skat_env.integrations.distill --teacher pimc --out DIR)",
+        "skat_env.cli.distill --teacher pimc --out DIR)",
     )
     bc_epochs: int = _f(5, "behaviour-cloning passes over the heuristic's decisions")
     bc_learning_rate: float = _f(1e-3, "Adam learning rate of the behaviour cloning")
@@ -92,14 +101,9 @@ class Args:
 RUNS = Path("runs")
 
 
-class UsageError(Exception):
-    """Bad input: printed as a one-line message, exit status 2."""
-
-
 def validate(args: Args) -> dict[str, float]:
     """Check the settings; return the normalised opponent weights."""
     from skat_env.core.rewards import REWARD_MODES
-    from skat_env.integrations import sb3
 
     positive = (
         "timesteps",
@@ -137,10 +141,7 @@ def validate(args: Args) -> dict[str, float]:
     net_arch(args)
     if args.bc_data and not any(Path(args.bc_data).glob("shard_*.npz")):
         raise UsageError(f"--bc-data: no shard_*.npz files in {args.bc_data}")
-    try:
-        return sb3.parse_opponents(args.opponents)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    return parse_opponents(args.opponents)
 
 
 def net_arch(args: Args) -> list[int]:
@@ -195,7 +196,7 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
 
 
 def save_checkpoint(model: Any, run_dir: Path) -> Path:
-    from skat_env.integrations.sb3 import save_atomic
+    from skat_env.integrations.callbacks import save_atomic
 
     path = run_dir / "checkpoints" / f"ppo_{model.num_timesteps}_steps.zip"
     save_atomic(model, path)
@@ -235,8 +236,8 @@ def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
 def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     """Behaviour cloning of the heuristic; never sees more decisions than PPO will train on
     (about 33 per game) and takes at most 40% of --max-minutes."""
-    from skat_env.integrations import sb3
-    from skat_env.integrations.sb3 import write
+    from skat_env.integrations.callbacks import save_atomic, write
+    from skat_env.integrations.cloning import behaviour_clone, teacher_decisions
 
     budget = 60 * args.max_minutes
     games = min(args.bc_games, max(1, args.timesteps // 33))
@@ -250,7 +251,8 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     else:
         if games < args.bc_games:
             write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
-        data = sb3.heuristic_decisions(
+        data = teacher_decisions(
+            training_agent("heuristic", args.seed, "teacher"),
             games,
             args.seed,
             args.reward_mode,
@@ -261,7 +263,7 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     if not data["games"]:
         write("behaviour cloning: no heuristic game finished within the budget; PPO from scratch")
         return
-    stats = sb3.behaviour_clone(
+    stats = behaviour_clone(
         model,
         data,
         args.bc_epochs,
@@ -273,7 +275,7 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     )
     stats.update(games=int(data["games"]), seconds=round(time.monotonic() - t0, 1))
     (run_dir / "bc.json").write_text(json.dumps(stats, indent=1))
-    sb3.save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO
+    save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO
     write(
         f"behaviour cloning: {stats['decisions']:,} decisions of {stats['games']:,} "
         f"{'recorded' if args.bc_data else 'heuristic'} "
@@ -292,17 +294,20 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
     import torch
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, EveryNTimesteps
 
-    from skat_env.integrations import sb3
+    from skat_env.cli.train_eval import DuplicateEvalCallback
+    from skat_env.integrations import callbacks as cbs
+    from skat_env.integrations.opponents import SelfPlaySlots, make_vec_env
 
     torch.set_num_threads(1)
 
     # --- env and model -------------------------------------------------------------------------
-    slots = sb3.SelfPlaySlots(args.snapshot_pool)
+    slots = SelfPlaySlots(args.snapshot_pool)
     seat = None if args.seat < 0 else args.seat
-    venv = sb3.make_vec_env(
+    venv = make_vec_env(
         args.env,
         args.n_envs,
         weights,
+        opponent_policies(weights, args.seed),
         slots,
         args.seed,
         seat=seat,
@@ -310,15 +315,15 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         reward_scale=args.reward_scale,
     )
     model = make_model(args, venv, run_dir)
-    model.set_logger(sb3.make_logger(run_dir, args.tensorboard))
+    model.set_logger(cbs.make_logger(run_dir, args.tensorboard))
     start = model.num_timesteps
-    evaluator = sb3.DuplicateEvalCallback(
+    evaluator = DuplicateEvalCallback(
         run_dir,
         args.eval_deals,
         args.seed + 1,
         args.reward_scale,
         workers=args.eval_workers,
-        write=sb3.write,
+        write=cbs.write,
     )
     try:
         # --- warm start: imitate the heuristic ---------------------------------------------------
@@ -333,14 +338,14 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         rollout = model.n_steps * model.n_envs
         target = start + max(1, math.ceil((args.timesteps - start) / rollout)) * rollout
         if start < args.timesteps:
-            sb3.write(
+            cbs.write(
                 f"PPO on {run_dir} from {start:,} to {target:,} steps ({args.env} env, "
                 f"rollouts of {rollout:,}); opponents "
                 f"{', '.join(f'{k}:{v:.2f}' for k, v in weights.items())}"
             )
             deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
             periodic = [
-                EveryNTimesteps(args.snapshot_every, sb3.SnapshotCallback(slots)),
+                EveryNTimesteps(args.snapshot_every, cbs.SnapshotCallback(slots)),
                 CheckpointCallback(
                     max(1, args.checkpoint_every // model.n_envs),
                     str(run_dir / "checkpoints"),
@@ -356,25 +361,25 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
             callbacks = CallbackList(
                 [
                     *periodic,
-                    sb3.DeadlineCallback(deadline, sb3.write),
-                    sb3.ProgressCallback(start, target, args.progress),
+                    cbs.DeadlineCallback(deadline, cbs.write),
+                    cbs.ProgressCallback(start, target, args.progress),
                 ]
             )
             model.learn(target - start, callback=callbacks, reset_num_timesteps=False)
             model.logger.record("time/total_timesteps", model.num_timesteps)
             model.logger.dump(model.num_timesteps)  # the last update's statistics
         else:
-            sb3.write(f"{run_dir} is already at {start:,} steps (--timesteps {args.timesteps:,})")
+            cbs.write(f"{run_dir} is already at {start:,} steps (--timesteps {args.timesteps:,})")
     except KeyboardInterrupt:
         save_checkpoint(model, run_dir)
-        sb3.write(f"interrupted at {model.num_timesteps:,} steps; checkpoint saved")
+        cbs.write(f"interrupted at {model.num_timesteps:,} steps; checkpoint saved")
         raise
     finally:
         venv.close()
 
     # --- save and evaluate ---------------------------------------------------------------------
     save_checkpoint(model, run_dir)
-    sb3.save_atomic(model, run_dir / "final_model.zip")
+    cbs.save_atomic(model, run_dir / "final_model.zip")
     evaluator.deals = args.final_eval_deals
     rows = evaluator.evaluate(model, progress=args.progress)
     return {
@@ -388,8 +393,6 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
 
 def main(argv: list[str] | None = None, prog: str = "skat-train") -> int:
     """Run ``skat-train`` (``prog`` names the command in messages: ``train.py`` for the script)."""
-    from skat_env.integrations.sb3 import parse_dataclass
-
     command = "python train.py" if prog == "train.py" else prog
     args, given = parse_dataclass(Args, argv, prog, __doc__.splitlines()[0])
     if threading.current_thread() is threading.main_thread():

@@ -39,6 +39,8 @@ from typing import Any
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats two on small CPUs
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no telemetry from runs or tests
 
+from skat_env.cli.options import UsageError  # noqa: E402 (after the thread setting)
+
 PROGRESS_COLUMNS = ("iteration", "env_steps", "seconds", "steps_per_s", "episodes",
                     "illegal_actions", "entropy", "vf_loss")  # fmt: skip
 EVAL_COLUMNS = ("iteration", "env_steps", "module", "opponent", "sf", "sf_lo", "sf_hi", "list",
@@ -83,10 +85,6 @@ NON_NEGATIVE = ("num_env_runners", "eval_every", "checkpoint_every")
 
 
 PROG = "skat-train-rllib"
-
-
-class UsageError(Exception):
-    """Bad input: printed as a one-line message, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

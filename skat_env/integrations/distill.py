@@ -1,9 +1,10 @@
 """Record a teacher's decisions for behaviour cloning (distillation from search).
 
-    python -m skat_env.integrations.distill --teacher pimc --games 2000 --out data/pimc
+    python -m skat_env.cli.distill --teacher pimc --games 2000 --out data/pimc
     python train.py --bc-data data/pimc            # clone those decisions, then PPO
 
-The teacher (any agent spec: ``pimc``, ``heuristic``, ``ppo:PATH``) plays all three seats of
+The teacher (a policy; the front end, :mod:`skat_env.cli.distill`, builds it from an agent
+spec: ``pimc``, ``heuristic``, ``ppo:PATH``) plays all three seats of
 random deals. Every decision gives the acting seat's observation and legal mask (what the
 learner seat sees), the teacher's move, that seat's final reward (the value head's target) and,
 for a search teacher's card play, the search's value of every card it solved (``values``,
@@ -17,29 +18,28 @@ shards, and ``--workers`` processes give the same shards as one. Search teachers
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
 
 from ..core.game import Game
-from ..core.rewards import REWARD_MODES, rewards_of
+from ..core.rewards import rewards_of
 from ..encoding.observation import observe
-from ..envs.single_agent import decide
+from ..envs.policy import Policy, decide, reset_policy
 
 
-def record_games(teacher, games: int, seed: int, reward_mode: str) -> dict[str, np.ndarray]:
-    """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards)."""
+def record_games(teacher: Policy, games: int, seed: int, reward_mode: str) -> dict[str, np.ndarray]:
+    """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards). A search
+    teacher reports the values of the cards it solved in ``last_values`` (card -> value)."""
     rng = np.random.default_rng(seed)
     obs, masks, moves, returns, values = [], [], [], [], []
     searches = hasattr(teacher, "last_values")  # a search teacher reports its card values
     for _ in range(games):
         game, seats = Game.random(rng), []
-        if callable(getattr(teacher, "reset", None)):
-            teacher.reset(int(rng.integers(2**31)))
+        reset_policy(teacher, int(rng.integers(2**31)))
         while not game.is_over:
             seat = game.to_act
             o = observe(game, seat)
@@ -62,16 +62,18 @@ def record_games(teacher, games: int, seed: int, reward_mode: str) -> dict[str, 
             "values": np.array(values, np.float32).reshape(-1, 32)}  # fmt: skip
 
 
-_TEACHERS: dict[str, object] = {}  # one teacher per spec in each process
+TeacherFactory = Callable[[], Policy]
+_TEACHERS: dict[str, Policy] = {}  # one teacher per label in each process
 
 
-def write_shard(teacher_spec: str, path: Path, seed: int, games: int, reward_mode: str) -> Path:
-    """Record one shard (``games`` games of ``seed``) and write it atomically to ``path``."""
-    from skat_env.agents.registry import make_agent
-
+def write_shard(make_teacher: TeacherFactory, teacher_spec: str, path: Path, seed: int,
+                games: int, reward_mode: str) -> Path:  # fmt: skip
+    """Record one shard (``games`` games of ``seed``) and write it atomically to ``path``.
+    ``make_teacher()`` builds the teacher once per process (picklable, for the workers);
+    ``teacher_spec`` names it in the shard and keys that cache."""
     teacher = _TEACHERS.get(teacher_spec)
     if teacher is None:
-        teacher = _TEACHERS[teacher_spec] = make_agent(teacher_spec, seed=0)
+        teacher = _TEACHERS[teacher_spec] = make_teacher()
     data = record_games(teacher, games, seed, reward_mode)
     tmp = path.with_name(path.stem + ".tmp.npz")
     np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode, games=games)
@@ -79,7 +81,8 @@ def write_shard(teacher_spec: str, path: Path, seed: int, games: int, reward_mod
     return path
 
 
-def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
+def write_shards(make_teacher: TeacherFactory, teacher_spec: str, games: int, out: Path,
+                 seed: int = 0,
                  shard_games: int = 50, reward_mode: str = "seeger_fabian",
                  progress: bool = True, workers: int = 1) -> list[Path]:  # fmt: skip
     """Write the shards of ``games`` games to ``out`` (those present are kept); return all.
@@ -94,12 +97,12 @@ def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
                unit="game", desc=f"{teacher_spec} games", disable=not progress)  # fmt: skip
     if workers == 1:
         for k in todo:
-            write_shard(teacher_spec, paths[k], seed + k, shard_games, reward_mode)
+            write_shard(make_teacher, teacher_spec, paths[k], seed + k, shard_games, reward_mode)
             bar.update(shard_games)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            jobs = [pool.submit(write_shard, teacher_spec, paths[k], seed + k, shard_games,
-                                reward_mode) for k in todo]  # fmt: skip
+            jobs = [pool.submit(write_shard, make_teacher, teacher_spec, paths[k], seed + k,
+                                shard_games, reward_mode) for k in todo]  # fmt: skip
             for job in as_completed(jobs):
                 job.result()
                 bar.update(shard_games)
@@ -108,7 +111,7 @@ def write_shards(teacher_spec: str, games: int, out: Path, seed: int = 0,
 
 
 def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict[str, np.ndarray]:
-    """All shards in ``path`` as one data set for :func:`.sb3.behaviour_clone` (returns times
+    """All shards in ``path`` as one data set for :func:`.cloning.behaviour_clone` (returns times
     ``reward_scale``); ``ValueError`` when they were recorded under another reward mode."""
     files = sorted(Path(path).glob("shard_*.npz"))
     if not files:
@@ -127,32 +130,4 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     return data
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m skat_env.integrations.distill",
-                                 description=__doc__.splitlines()[0])  # fmt: skip
-    ap.add_argument("--teacher", default="pimc", help="agent spec of the teacher")
-    ap.add_argument("--games", type=int, default=1000, help="games to record in all")
-    ap.add_argument("--out", type=Path, required=True, help="folder of the shards")
-    ap.add_argument("--seed", type=int, default=0, help="shard k plays the deals of seed + k")
-    ap.add_argument("--shard-games", type=int, default=50, help="games per shard")
-    ap.add_argument("--reward-mode", default="seeger_fabian", choices=REWARD_MODES)
-    ap.add_argument("--workers", type=int, default=1, help="parallel processes")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    args = ap.parse_args(argv)
-    if args.games < 1 or args.shard_games < 1 or args.workers < 1:
-        ap.error("--games, --shard-games and --workers must be at least 1")
-    from skat_env.agents.registry import AgentSpecError, check_spec
-
-    try:
-        check_spec(args.teacher)
-    except AgentSpecError as e:
-        ap.error(str(e))
-    paths = write_shards(args.teacher, args.games, args.out, args.seed, args.shard_games,
-                         args.reward_mode, progress=not args.no_progress,
-                         workers=args.workers)  # fmt: skip
-    print(f"{len(paths)} shards of {args.shard_games} games in {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = ["load_shards", "record_games", "write_shard", "write_shards"]

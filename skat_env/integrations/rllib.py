@@ -3,7 +3,7 @@
 * :class:`SkatRLlibEnv`: ``skat_v0.env()`` in RLlib's own PettingZoo wrapper, with the
   observation keys RLlib's action-masking modules expect (``{"observations", "action_mask"}``,
   mask as float32) and a count of illegal actions sampled (:attr:`SkatRLlibEnv.illegal_actions`,
-  :data:`ILLEGAL_ACTIONS` per process; an illegal action ends the game with
+  :data:`illegal_actions_sampled` per process; an illegal action ends the game with
   ``illegal_reward``, the worst game outcome by default, as in ``skat_v0.env()``).
 * :class:`MaskedPPOModule`: a PPO RLModule whose policy gives illegal moves probability 0.
   Separate policy and value MLPs; the policy MLP is the torch-only
@@ -44,7 +44,7 @@ ILLEGAL_METRIC = "illegal_actions"
 ENV_OPTIONS = ("reward_mode", "observation_mode", "reward_scale", "illegal_reward")
 
 #: Illegal actions sampled by every SkatRLlibEnv of this process (each env runner is a process).
-ILLEGAL_ACTIONS = 0
+illegal_actions_sampled = 0
 
 
 class SkatRLlibEnv(PettingZooEnv):
@@ -92,9 +92,9 @@ class SkatRLlibEnv(PettingZooEnv):
         return self._convert(obs), rew, terminated, truncated, info
 
     def _count_illegal(self) -> None:
-        global ILLEGAL_ACTIONS
+        global illegal_actions_sampled
         self.illegal_actions += 1
-        ILLEGAL_ACTIONS += 1
+        illegal_actions_sampled += 1
 
     def _convert(self, obs: dict[str, dict[str, np.ndarray]]) -> dict[str, dict[str, np.ndarray]]:
         out = {}
@@ -155,11 +155,11 @@ class IllegalActionCallback(RLlibCallback):
 
     def __init__(self) -> None:
         super().__init__()
-        self._reported = ILLEGAL_ACTIONS
+        self._reported = illegal_actions_sampled
 
     def on_sample_end(self, *, metrics_logger=None, **kwargs) -> None:
-        new = ILLEGAL_ACTIONS - self._reported
-        self._reported = ILLEGAL_ACTIONS
+        new = illegal_actions_sampled - self._reported
+        self._reported = illegal_actions_sampled
         if metrics_logger is not None:
             metrics_logger.log_value(ILLEGAL_METRIC, new, reduce="lifetime_sum")
 
@@ -266,7 +266,7 @@ def illegal_count(result: dict) -> int:
 
 __all__ = [
     "ENV_NAME",
-    "ILLEGAL_ACTIONS",
+    "illegal_actions_sampled",
     "IllegalActionCallback",
     "MaskedPPOModule",
     "SHARED",

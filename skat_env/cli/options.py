@@ -1,0 +1,130 @@
+"""What the command-line tools share: the usage error, the tournament option block, parsing a
+dataclass of settings, and agent specs resolved for training (opponents, teachers).
+
+Specs are resolved here, in the front ends, by the registry: the training and recording
+libraries below the players take policies, not spec strings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from pathlib import Path
+from typing import Any
+
+from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.envs.policy import Policy
+
+
+class UsageError(Exception):
+    """Bad input: printed as a one-line message, exit status 2."""
+
+
+def add_tournament_options(ap: argparse.ArgumentParser, deals: int, json_default: str) -> None:
+    """The options every tournament front end shares (``skat-evaluate``, ``skat-league``):
+    deals, seed, workers, bootstrap resamples, output files, progress bar."""
+    ap.add_argument("--deals", type=int, default=deals, help=f"deals to play (default {deals})")
+    ap.add_argument("--seed", type=int, default=0, help="seed of deals and agents (default 0)")
+    ap.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    ap.add_argument("--bootstrap", type=int, default=2000,
+                    help="bootstrap resamples for the intervals (default 2000)")  # fmt: skip
+    ap.add_argument("--json", type=Path, default=None,
+                    help=f"JSON file (default: new {json_default})")  # fmt: skip
+    ap.add_argument("--plot", type=Path, default=None,
+                    help="PNG plot (default: the JSON path with .png)")  # fmt: skip
+    ap.add_argument("--no-plot", action="store_true", help="write no plot")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+KINDS = {"bool": bool, "int": int, "float": float, "str": str}  # field types a flag can have
+
+
+def parse_dataclass(cls: type, argv: list[str] | None, prog: str, description: str):
+    """An instance of the dataclass ``cls`` from ``argv`` (one ``--flag`` per field, help from
+    ``field(metadata={"help": ...})``), and the names of the flags given explicitly."""
+
+    def build(suppress: bool) -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(
+            prog=prog,
+            description=description,
+            formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        )
+        for f in dataclasses.fields(cls):
+            flag = "--" + f.name.replace("_", "-")
+            default = argparse.SUPPRESS if suppress else f.default
+            kind = KINDS[f.type if isinstance(f.type, str) else f.type.__name__]
+            if kind is bool:
+                p.add_argument(
+                    flag,
+                    action=argparse.BooleanOptionalAction,
+                    default=default,
+                    help=f.metadata.get("help"),
+                )
+            else:
+                p.add_argument(flag, type=kind, default=default, help=f.metadata.get("help"))
+        return p
+
+    values = vars(build(False).parse_args(argv))
+    given = set(vars(build(True).parse_args(argv)))
+    return cls(**values), given
+
+
+def training_agent(spec: str, seed: int = 0, role: str = "opponent") -> Policy:
+    """The agent a spec names, as an opponent or teacher of training; :class:`UsageError`
+    for a bad spec, an agent that needs a person, or one that sees every card."""
+    try:
+        agent = make_agent(spec, seed=seed)
+    except AgentSpecError as e:
+        raise UsageError(f"bad {role}: {e}") from None
+    if agent.interactive:
+        raise UsageError(f"{role} {spec!r} needs a person at the terminal; it cannot train")
+    if agent.perfect_information:
+        raise UsageError(f"{role} {spec!r} sees every card; it is a benchmark bound, not a "
+                         f"training {role}")  # fmt: skip
+    return agent
+
+
+def parse_opponents(text: str) -> dict[str, float]:
+    """``"random:0.3,heuristic:0.4,self:0.3"`` -> normalised weights (a missing weight is 1).
+
+    Specs are checked with the registry now (:class:`UsageError` with its message), so a typo
+    fails before any training."""
+    weights: dict[str, float] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        spec, weight = item, 1.0
+        head, _, tail = item.rpartition(":")
+        if head and _is_number(tail):
+            spec, weight = head, float(tail)
+        if not math.isfinite(weight) or weight < 0:
+            raise UsageError(f"opponent weight must be a non-negative number: {item!r}")
+        if spec != "self":
+            training_agent(spec)
+        weights[spec] = weights.get(spec, 0.0) + weight
+    total = sum(weights.values())
+    if not weights or total <= 0:
+        raise UsageError(f"--opponents needs at least one positive weight, got {text!r}")
+    return {k: v / total for k, v in weights.items() if v > 0}
+
+
+def opponent_policies(weights: dict[str, float], seed: int) -> dict[str, Any]:
+    """The policy of every opponent spec in ``weights`` (``self`` is the learner's slots)."""
+    return {spec: training_agent(spec, seed) for spec in weights if spec != "self"}
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+__all__ = [
+    "UsageError",
+    "add_tournament_options",
+    "opponent_policies",
+    "parse_dataclass",
+    "parse_opponents",
+    "training_agent",
+]

@@ -1,0 +1,154 @@
+"""Stable-Baselines3 plumbing of a training run: callbacks (self-play snapshots, a wall-clock
+budget, a progress bar), the logger (an appended ``progress.csv`` and TensorBoard) and atomic
+saves. The evaluations during training are the front end's (:mod:`skat_env.cli.train_eval`).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from .opponents import SelfPlaySlots
+
+PROGRESS_COLUMNS = (
+    "time/total_timesteps",
+    "time/fps",
+    "time/time_elapsed",
+    "rollout/ep_rew_mean",
+    "rollout/ep_len_mean",
+    "train/loss",
+    "train/policy_gradient_loss",
+    "train/value_loss",
+    "train/entropy_loss",
+    "train/approx_kl",
+    "train/clip_fraction",
+    "train/explained_variance",
+    "train/learning_rate",
+)
+
+
+def make_logger(run_dir: Path, tensorboard: bool = True) -> Any:
+    """SB3's logger writing ``progress.csv`` (fixed columns, appended, so a resumed run keeps
+    one file) and TensorBoard event files in ``run_dir/tb``."""
+    from stable_baselines3.common.logger import KVWriter, Logger, make_output_format
+
+    path = run_dir / "progress.csv"
+
+    class AppendCSV(KVWriter):
+        def write(self, key_values: dict, key_excluded: dict, step: int = 0) -> None:
+            new = not path.exists()
+            with path.open("a", newline="") as fh:
+                w = csv.writer(fh)
+                if new:
+                    w.writerow(PROGRESS_COLUMNS)
+                w.writerow([_cell(key_values.get(k)) for k in PROGRESS_COLUMNS])
+
+    formats: list[Any] = [AppendCSV()]
+    if tensorboard:
+        formats.append(make_output_format("tensorboard", str(run_dir / "tb")))
+    return Logger(folder=str(run_dir), output_formats=formats)
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def save_atomic(model: Any, path: Path) -> None:
+    """Save so that a reader never sees a partial file."""
+    tmp = path.with_name(path.stem + ".tmp.zip")
+    model.save(tmp)
+    os.replace(tmp, path)
+
+
+class SnapshotCallback(BaseCallback):
+    """Freezes the learner into the self-play slots (wrap in ``EveryNTimesteps``)."""
+
+    def __init__(self, slots: SelfPlaySlots):
+        super().__init__()
+        self.slots = slots
+
+    def _on_step(self) -> bool:
+        self.slots.push(self.model.policy)
+        return True
+
+
+class DeadlineCallback(BaseCallback):
+    """Stops training at ``deadline`` (``time.monotonic()``), but only after this call's first
+    PPO update, so a stopped run always has trained and logged something. The steps of the
+    unfinished rollout (never trained on) are taken off ``num_timesteps``, so the run stops
+    on a rollout boundary and a resumed run continues from there."""
+
+    def __init__(self, deadline: float | None, write: Callable[[str], None] = print):
+        super().__init__()
+        self.deadline, self.write = deadline, write
+        self.boundary: int | None = None  # steps at the end of the last full rollout
+        self.stopped = False
+
+    def _on_rollout_end(self) -> None:
+        self.boundary = self.model.num_timesteps
+
+    def _on_step(self) -> bool:
+        late = self.deadline is not None and time.monotonic() >= self.deadline
+        if self.boundary is None or not late:
+            return True
+        self.write(f"--max-minutes reached at {self.boundary:,} steps")
+        self.stopped = True
+        return False
+
+    def _on_training_end(self) -> None:
+        if self.stopped:
+            self.model.num_timesteps = self.boundary
+
+
+class ProgressCallback(BaseCallback):
+    """A tqdm bar over the run's whole span (``start`` -> ``total``; right on resume)."""
+
+    def __init__(self, start: int, total: int, enabled: bool = True):
+        super().__init__()
+        self.start, self.total, self.enabled = start, total, enabled
+        self.bar: Any = None
+
+    def _on_training_start(self) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=self.total,
+            initial=self.start,
+            unit="step",
+            desc="PPO",
+            smoothing=0.05,
+            disable=not self.enabled,
+        )
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.num_timesteps - self.bar.n)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
+
+
+def write(text: str) -> None:
+    """Print without breaking an open tqdm bar."""
+    from tqdm import tqdm
+
+    tqdm.write(text)
+
+
+__all__ = [
+    "PROGRESS_COLUMNS",
+    "DeadlineCallback",
+    "ProgressCallback",
+    "SnapshotCallback",
+    "make_logger",
+    "save_atomic",
+    "write",
+]

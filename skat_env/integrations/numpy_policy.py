@@ -1,0 +1,101 @@
+"""NumPy inference for trained models: greedy masked play of a ``MaskablePPO`` ``MlpPolicy``.
+
+SB3's ``predict`` costs about a millisecond per call; :class:`NumpyPolicy` is one matrix
+product per layer for a whole batch, with exactly the moves of
+``model.predict(obs, action_masks=mask, deterministic=True)`` (a test checks it). It is the one
+inference path of trained models (the ``ppo:`` agent, self-play snapshots, batched opponents);
+torch and SB3 are imported only to copy weights out of a live or saved model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..envs.policy import BasePolicy
+
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0.0),
+}
+
+
+class NumpyPolicy(BasePolicy):
+    """The greedy masked argmax of an SB3 ``MlpPolicy``'s action head, in NumPy (float32): a
+    policy (``act``, ``act_batch``) and a batched policy (called as ``policy(obs, masks)``)."""
+
+    name = "numpy-policy"
+    deterministic = True  # greedy on the observation alone
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"only {', '.join(ACTIVATIONS)} activations are supported")
+        self.layers = [(np.ascontiguousarray(w.T), b) for w, b in layers]  # x @ W.T + b
+        self.activation = ACTIVATIONS[activation]
+        self.activation_name = activation
+        self.obs_size = layers[0][0].shape[1]
+
+    @classmethod
+    def from_policy(cls, policy: Any) -> NumpyPolicy:
+        """A frozen copy of a live ``MaskableActorCriticPolicy`` (flat MLP only)."""
+        import torch
+
+        if type(policy.features_extractor).__name__ != "FlattenExtractor":
+            raise ValueError("only flat MLP policies (FlattenExtractor) are supported")
+        nets = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+        nets.append(policy.action_net)
+        layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in nets]
+        return cls(layers, policy.activation_fn.__name__)
+
+    @classmethod
+    def load(cls, path: str | Path) -> NumpyPolicy:
+        """The policy of a saved ``MaskablePPO`` zip, or of weights saved by :meth:`save`
+        (``.npz``: read without torch)."""
+        if Path(path).suffix == ".npz":
+            with np.load(path) as f:
+                n = sum(1 for k in f.files if k.startswith("weight_"))
+                layers = [(f[f"weight_{i}"], f[f"bias_{i}"]) for i in range(n)]
+                return cls(layers, str(f["activation"]))
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        torch.set_num_threads(1)
+        return cls.from_policy(MaskablePPO.load(str(path), device="cpu").policy)
+
+    def save(self, path: str | Path) -> None:
+        """The weights as a compressed ``.npz`` that :meth:`load` reads with NumPy alone (the
+        bundled model: ``NumpyPolicy.load("models/ppo_skat.zip").save(...)``)."""
+        arrays = {"activation": np.array(self.activation_name)}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"weight_{i}"], arrays[f"bias_{i}"] = w.T, b  # torch's (out, in) layout
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Action logits, ``float32[B, 121]`` for ``obs`` of shape ``[B, obs_size]``."""
+        x = np.asarray(obs, np.float32)
+        if x.shape[-1] != self.obs_size:
+            raise ValueError(
+                f"the policy takes observations of size {self.obs_size}, got shape {x.shape}"
+            )
+        for w, b in self.layers[:-1]:
+            x = self.activation(x @ w + b)
+        w, b = self.layers[-1]
+        return x @ w + b
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The best legal move of each row: ``int64[B]``."""
+        logits = self.logits(obs)
+        return np.where(np.asarray(masks, bool), logits, -np.inf).argmax(-1)
+
+    __call__ = act_batch  # a batched policy for SkatVectorEnv
+
+    def act(self, observation: Mapping[str, np.ndarray]) -> int:
+        """One move for one observation dict (the agent interface)."""
+        obs = np.asarray(observation["observation"], np.float32)[None]
+        return int(self.act_batch(obs, np.asarray(observation["action_mask"])[None])[0])
+
+
+__all__ = ["ACTIVATIONS", "NumpyPolicy"]

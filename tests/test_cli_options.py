@@ -1,0 +1,75 @@
+"""skat_env.cli.options: the shared usage error, tournament option block, dataclass parsing
+and the training opponents resolved by the registry."""
+
+import argparse
+from dataclasses import dataclass, field
+
+import pytest
+
+from skat_env.agents import HeuristicAgent, RandomAgent
+from skat_env.cli.options import (
+    UsageError,
+    add_tournament_options,
+    opponent_policies,
+    parse_dataclass,
+    parse_opponents,
+    training_agent,
+)
+
+
+def test_parse_opponents_normalises_sums_and_refuses_bad_specs():
+    assert parse_opponents("random:1,heuristic:3") == {"random": 0.25, "heuristic": 0.75}
+    assert parse_opponents("random, self") == {"random": 0.5, "self": 0.5}
+    assert parse_opponents("random:1,random:1,self:0") == {"random": 1.0}
+    assert parse_opponents("heuristic:margin=-1:2") == {"heuristic:margin=-1": 1.0}
+    for text, match in [
+        ("bogus:1", "unknown agent"),
+        ("random:-1", "non-negative"),
+        ("random:nan", "non-negative"),
+        ("random:0,self:0", "positive weight"),
+        ("", "positive weight"),
+        ("human:1", "person"),
+        ("ppo:/no/such.zip", "no model file"),
+    ]:
+        with pytest.raises(UsageError, match=match):
+            parse_opponents(text)
+
+
+def test_opponent_policies_builds_every_spec_but_self():
+    pool = opponent_policies({"random": 0.2, "heuristic:margin=1": 0.3, "self": 0.5}, seed=4)
+    assert set(pool) == {"random", "heuristic:margin=1"}
+    assert isinstance(pool["random"], RandomAgent)
+    assert isinstance(pool["heuristic:margin=1"], HeuristicAgent)
+
+
+def test_training_agent_names_its_role_in_the_error():
+    with pytest.raises(UsageError, match="bad teacher"):
+        training_agent("nobody", role="teacher")
+    assert isinstance(training_agent("heuristic"), HeuristicAgent)
+
+
+@dataclass
+class _Settings:
+    n: int = field(default=3, metadata={"help": "a count"})
+    rate: float = 0.5
+    name: str = "x"
+    fast: bool = False
+
+
+def test_parse_dataclass_reads_every_field_and_reports_the_given_flags():
+    args, given = parse_dataclass(_Settings, ["--n", "7", "--fast"], "prog", "test")
+    assert args == _Settings(n=7, rate=0.5, name="x", fast=True) and given == {"n", "fast"}
+    args, given = parse_dataclass(_Settings, ["--no-fast", "--rate", "2"], "prog", "test")
+    assert args == _Settings(rate=2.0) and given == {"fast", "rate"}
+    with pytest.raises(SystemExit):
+        parse_dataclass(_Settings, ["--n", "1.5"], "prog", "test")
+
+
+def test_add_tournament_options_gives_the_shared_block_with_its_defaults():
+    ap = argparse.ArgumentParser()
+    add_tournament_options(ap, deals=500, json_default="results/x.json")
+    args = ap.parse_args([])
+    assert (args.deals, args.seed, args.workers, args.bootstrap) == (500, 0, 1, 2000)
+    assert args.json is None and args.plot is None and not args.no_plot and not args.no_progress
+    args = ap.parse_args(["--deals", "9", "--json", "a.json", "--no-plot", "--no-progress"])
+    assert args.deals == 9 and str(args.json) == "a.json" and args.no_plot and args.no_progress

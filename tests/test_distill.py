@@ -1,0 +1,73 @@
+"""skat_env.integrations.distill and its command line skat_env.cli.distill: resumable shards of
+a teacher's decisions, the same for any number of workers, with a search teacher's values."""
+
+import functools
+
+import numpy as np
+import pytest
+
+from skat_env.agents.registry import make_agent
+from skat_env.cli import distill as cli
+from skat_env.integrations import distill
+
+
+def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
+    out = tmp_path / "data"
+    assert cli.main(["--teacher", "heuristic", "--games", "3", "--shard-games", "2",
+                     "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    shards = sorted(out.glob("shard_*.npz"))
+    assert [p.name for p in shards] == ["shard_00000.npz", "shard_00001.npz"]
+    first = shards[0].stat().st_mtime_ns
+    cli.main(["--teacher", "heuristic", "--games", "5", "--shard-games", "2",
+              "--out", str(out), "--no-progress"])  # fmt: skip
+    assert len(list(out.glob("shard_*.npz"))) == 3 and shards[0].stat().st_mtime_ns == first
+    data = distill.load_shards(out, "seeger_fabian", reward_scale=0.01)
+    n = len(data["move"])
+    assert data["games"] == 6 and data["obs"].shape == (n, 450)
+    assert data["mask"][np.arange(n), data["move"]].all()
+    # shard 0 is the heuristic's games of seed 0, rewards as recorded
+    again = distill.record_games(make_agent("heuristic"), 2, 0, "seeger_fabian")
+    m = len(again["move"])
+    assert np.array_equal(again["move"], data["move"][:m])
+    assert np.allclose(again["return"] * 0.01, data["return"][:m])
+    with pytest.raises(ValueError, match="reward mode"):
+        distill.load_shards(out, "zero_sum")
+    assert np.isnan(data["values"]).all()  # the heuristic reports no search values
+    with pytest.raises(FileNotFoundError):
+        distill.load_shards(tmp_path / "none", "seeger_fabian")
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--teacher", "nobody"], "unknown agent"),
+        (["--teacher", "human"], "person"),
+        (["--workers", "0"], "at least 1"),
+    ],
+)
+def test_distill_cli_refuses_bad_input_with_exit_2(tmp_path, capsys, argv, match):
+    with pytest.raises(SystemExit) as e:
+        cli.main([*argv, "--out", str(tmp_path / "x")])
+    assert e.value.code == 2 and match in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_distill_workers_write_the_same_shards_with_search_values(tmp_path):
+    """Two worker processes give the shards one process gives; a pimc teacher's card-play
+    decisions carry its values, with its move among the best-valued legal cards."""
+    pytest.importorskip("numba")
+    teacher = "pimc:fast,play_only,worlds=2,cap=off"
+    make = functools.partial(make_agent, teacher, seed=0)
+    for workers, name in ((1, "one"), (2, "two")):
+        distill.write_shards(make, teacher, 2, tmp_path / name, seed=3, shard_games=1,
+                             progress=False, workers=workers)  # fmt: skip
+    one, two = (distill.load_shards(tmp_path / n, "seeger_fabian") for n in ("one", "two"))
+    for key in ("obs", "mask", "move", "return", "values"):
+        assert np.array_equal(one[key], two[key], equal_nan=key != "mask"), key
+    valued = ~np.isnan(one["values"]).all(axis=1)
+    assert valued.any()
+    for row, mask, move in zip(one["values"][valued], one["mask"][valued], one["move"][valued],
+                               strict=True):  # fmt: skip
+        assert move < 32 and mask[move] and not np.isnan(row[move])
+        legal = np.flatnonzero(mask[:32])
+        assert row[move] >= np.nanmax(row[legal]) - 1.0 - 1e-6  # near-ties go to the heuristic
