@@ -260,31 +260,39 @@ def _expected_score(prm, value, margin, bid):
 
 @_jit
 def _contract_score(tb, prm, game, hand, buried, bid, forehand):
-    ct, esm, pts, tord, ints, _ = tb
+    ct, pts, tord, ints = tb[0], tb[2], tb[3], tb[4]
     if game == NULL:
         d = _null_danger(ct, hand, _FULL & ~hand & ~buried)
         if d == 0 and bid <= prm[_NULL_O]:
             return _expected_score(prm, int(prm[_NULL_O]), 0.8, bid)
         return _expected_score(prm, int(prm[_NULL_P]), 1.0 - 1.5 * d, bid)
-    bonus = _points(pts, buried) / 20
+    value = ints[game] * (_matadors(tord, game, hand | buried) + 1)
+    return _trump_score(tb, prm, game, hand, _points(pts, buried) / 20, value, bid, forehand)
+
+
+@_jit
+def _trump_score(tb, prm, game, hand, bonus, value, bid, forehand):
+    """:func:`_contract_score` of a suit or grand game, its value and skat bonus given."""
+    esm = tb[1]
     if game == GRAND:
         s, j = _grand_strength(esm, hand, forehand)
         margin = s + bonus - prm[_FINAL_GRAND] - 1.5 * (j < 2)
     else:
         s, t = _suit_strength(esm, hand, game)
         margin = s + bonus - prm[_FINAL_SUIT] - max(0, 5 - t)
-    value = ints[game] * (_matadors(tord, game, hand | buried) + 1)
     return _expected_score(prm, value, margin, bid)
 
 
 @_jit
 def _plan_pickup(tb, prm, cards, bid, forehand):
-    """The discard pair of :func:`.heuristic.plan_pickup` (as a card set)."""
-    esm = tb[1]
+    """The discard pair of :func:`.heuristic.plan_pickup` (as a card set); the value of a
+    suit or grand game (matadors over all twelve cards) is the same for every pair."""
+    esm, pts, tord, ints = tb[1], tb[2], tb[3], tb[4]
     best, best_pair = -np.inf, 0
     for g in range(6):
         trumps = esm[g, TRUMP] if g < NULL else 0
         no_trumps = g < NULL and _pc(cards & ~trumps) >= 2
+        value = ints[g] * (_matadors(tord, g, cards) + 1) if g < NULL else 0
         for a in range(32):
             if not cards >> a & 1:
                 continue
@@ -294,7 +302,12 @@ def _plan_pickup(tb, prm, cards, bid, forehand):
                 pair = (1 << a) | (1 << b)
                 if no_trumps and pair & trumps:
                     continue
-                score = _contract_score(tb, prm, g, cards & ~pair, pair, bid, forehand)
+                rest = cards & ~pair
+                if g == NULL:
+                    score = _contract_score(tb, prm, g, rest, pair, bid, forehand)
+                else:
+                    bonus = (pts[a] + pts[b]) / 20
+                    score = _trump_score(tb, prm, g, rest, bonus, value, bid, forehand)
                 if score > best:
                     best, best_pair = score, pair
     return best_pair
@@ -725,11 +738,8 @@ def _rows(obs: np.ndarray) -> np.ndarray:
     rows[:, 10] = _onehot(obs, "game")
     rows[:, 11] = obs[:, LAYOUT["hand_game"].start] > 0.5
     rows[:, 12] = _onehot(obs, "trick_leader")
-    t = sets[:, 7:10]
-    card = np.zeros_like(t)
-    for k in range(32):
-        card[(t >> k & 1).astype(bool)] = k
-    rows[:, 13:16] = np.where(t != 0, card, -1)
+    t = sets[:, 7:10]  # one card (one bit) or none per seat: its id is the exponent
+    rows[:, 13:16] = np.where(t != 0, np.frexp(t.astype(np.float64))[1] - 1, -1)
     return rows
 
 

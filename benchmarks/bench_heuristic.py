@@ -1,0 +1,80 @@
+"""Decisions per second of the ``heuristic`` player: batched (``HeuristicAgent.act_batch``, one
+compiled loop over the batch) against row by row (``act`` per observation: decode the view,
+then the single-game rules, the path training opponents took before), on the same decisions,
+in one run.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_heuristic.py             # batch 1,024
+    python benchmarks/bench_heuristic.py --batch 256 --steps 40
+
+The decisions are the consecutive steps of ``--batch`` heuristic games on the batched engine
+(every phase, in the proportions of real play). Both paths decide every row; the moves are
+checked equal. numba's compilation is kept out of the timing (one warm-up call), and the
+single-game heuristic's caches are cleared first and then used as in play (rows in step order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from skat_env import vector  # noqa: E402
+from skat_env.agents import heuristic  # noqa: E402
+from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
+
+
+def record(batch: int, steps: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(observations, masks) of ``steps`` consecutive steps of ``batch`` heuristic games."""
+    agent = HeuristicAgent()
+    state = vector.init(batch, seed=seed)
+    out = []
+    for _ in range(steps):
+        out.append((state.obs.copy(), state.legal_mask.copy()))
+        vector.step(state, agent.act_batch(state.obs, state.legal_mask))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--batch", type=int, default=1024, help="games decided per call")
+    ap.add_argument("--steps", type=int, default=30, help="consecutive steps of the games")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.batch < 1 or args.steps < 1:
+        ap.error("--batch and --steps must be at least 1")
+    agent = HeuristicAgent()
+    data = record(args.batch, args.steps, args.seed)  # also compiles (or loads) the kernel
+    n = args.batch * args.steps
+
+    t = time.perf_counter()
+    batched = [agent.act_batch(obs, masks) for obs, masks in data]
+    t_batched = time.perf_counter() - t
+
+    for cached in (heuristic.estimate, heuristic.plan_pickup, heuristic.null_danger):
+        cached.cache_clear()
+    t = time.perf_counter()
+    rows = [
+        [agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, masks, strict=True)]
+        for obs, masks in data
+    ]
+    t_rows = time.perf_counter() - t
+    if not all(np.array_equal(b, r) for b, r in zip(batched, rows, strict=True)):
+        raise SystemExit("the batched moves differ from the single-game heuristic's")
+
+    print(f"heuristic decisions/s, {args.steps} steps of {args.batch:,} games ({n:,} decisions)")
+    print(f"  {'batched (act_batch)':<28}{n / t_batched:>12,.0f}   {t_batched * 1e6 / n:7.2f} us")
+    print(f"  {'row by row (act)':<28}{n / t_rows:>12,.0f}   {t_rows * 1e6 / n:7.2f} us")
+    print(f"  batched / row by row: {t_rows / t_batched:.1f}x")
+    print(f"load average: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
