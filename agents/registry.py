@@ -10,6 +10,8 @@ SPECS = (
     "random",
     "heuristic",
     "heuristic:margin=X (X shifts its bidding thresholds; negative is bolder)",
+    "learned[:OPTIONS] (learned contract decisions, the heuristic's card play; options "
+    "margin=X, skats=N, model=PATH; also heuristic:contracts=learned)",
     "human",
     "ppo:PATH (a MaskablePPO model.zip)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
@@ -38,6 +40,13 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
         from .random_agent import RandomAgent
 
         return RandomAgent(seed)
+    if kind == "learned" or kind == "heuristic" and arg == "contracts=learned":
+        from .contracts import make_learned
+
+        try:
+            return make_learned("" if kind == "heuristic" else arg, name=spec)
+        except ValueError as e:
+            raise _error(spec, str(e)) from None
     if kind == "heuristic":
         from .heuristic import HeuristicAgent
 

@@ -1,0 +1,223 @@
+"""Training data for the contract model: deals played out under chosen contracts.
+
+For each deal ``i`` of a seed (its own generator ``default_rng([seed, i])``, so any worker
+count and any resumption give the same rows), the hand of position ``i % 3`` becomes the
+declarer's at bid 18 (the others pass), and a few *variants* (game kind, hand or pickup,
+discard pair) are each played to the end with the same card player in every seat (by default
+the heuristic's card play: cheap, about 300 games per second per core). The variants are the
+plausible contracts of the hand (suits with 4+ trumps over twelve cards, grand with jacks,
+null when two discards leave few unsafe cards, hand games of strong hands) plus, in a fifth
+of the deals, one drawn from all fourteen, so the model also sees what bad contracts give.
+Pickup discards: the heuristic's best pair for the contract half the time, one of its eight
+best otherwise, a random pair one time in ten (so the model learns to score every pair).
+
+The dataset is a folder of shards ``shard_NNNNN.npz`` (``shard_deals`` deals each, written
+atomically) and ``dataset.json`` (format, seed, card player, columns). A run resumes by
+skipping shards already written; see ``docs/contracts.md`` for the columns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from skat_env.core.cards import cards_of
+from skat_env.core.game import PLAY, Game
+from skat_env.core.tables import GAME_NAMES, JACKS
+from skat_env.envs.policy import decide
+
+from . import heuristic as h
+from .contract_model import GRAND_KIND, KINDS, NULL_KIND, NULL_OUVERT_KIND
+from .registry import make_agent
+
+FORMAT = "skat-contracts-v1"
+COLUMNS = {
+    "deal": "deal index (its generator: numpy default_rng([seed, deal]))",
+    "position": "declarer's position: 0 forehand, 1 middlehand, 2 rearhand (dealer seat 2)",
+    "kind": "0 clubs, 1 spades, 2 hearts, 3 diamonds, 4 grand, 5 null, 6 null ouvert",
+    "hand": "1 hand game, 0 pickup",
+    "kept": "the declarer's ten cards in play (card-set bitmask, bit c = card id c)",
+    "buried": "the two cards discarded after the pickup (0 in a hand game)",
+    "skat": "the two skat cards as dealt",
+    "won": "1 when the declarer won (bid 18, no announcement)",
+    "declarer_points": "card points of the declarer incl. the skat",
+    "declarer_tricks": "tricks the declarer took",
+}
+DECLARATION = (*GAME_NAMES[:5], "null", "null ouvert")  # by variant kind
+EXPLORE = 0.2  # share of deals with one extra variant drawn from all fourteen
+MAX_VARIANTS = 3
+
+
+def _pairs(twelve: int) -> list[int]:
+    return [(1 << a) | (1 << b) for a, b in combinations(cards_of(twelve), 2)]
+
+
+def _ranked_pairs(kind: int, twelve: int, forehand: bool) -> list[int]:
+    """All 66 pairs of twelve cards, the heuristic's best discard for ``kind`` first."""
+    game = min(kind, NULL_KIND)
+    pairs = _pairs(twelve)
+    score = {p: h.contract_score(game, twelve & ~p, p, 18, forehand) for p in pairs}
+    return sorted(pairs, key=lambda p: (-score[p], p))
+
+
+def candidate_variants(ten: int, skat: int) -> list[tuple[int, int]]:
+    """(kind, hand) pairs worth playing for a hand (see the module docstring)."""
+    twelve = ten | skat
+    out = []
+    jacks12, jacks10 = (twelve & JACKS).bit_count(), (ten & JACKS).bit_count()
+    aces12 = sum(twelve >> (8 * s) & 1 for s in range(4))
+    for g in range(4):
+        trumps = (twelve & (JACKS | 0xFF << (8 * g))).bit_count()
+        if trumps >= 4:
+            out.append((g, 0))
+        if (ten & (JACKS | 0xFF << (8 * g))).bit_count() >= 5:
+            out.append((g, 1))
+    if jacks12 >= 2 or jacks12 and aces12 >= 2:
+        out.append((GRAND_KIND, 0))
+    if jacks10 >= 2:
+        out.append((GRAND_KIND, 1))
+    danger12 = min(h.null_danger(twelve & ~p) for p in _pairs(twelve))
+    if danger12 <= 4:
+        out.append((NULL_KIND, 0))
+    if danger12 <= 1:
+        out.append((NULL_OUVERT_KIND, 0))
+    danger10 = h.null_danger(ten)
+    if danger10 <= 2:
+        out.append((NULL_KIND, 1))
+    if danger10 <= 1:
+        out.append((NULL_OUVERT_KIND, 1))
+    return out
+
+
+def deal_variants(seed: int, index: int) -> tuple[list[int], int, list[tuple[int, int, int]]]:
+    """(deal, declarer position, [(kind, hand, discard pair)]) of deal ``index``."""
+    rng = np.random.default_rng([seed, index])
+    deal = rng.permutation(32).tolist()
+    position = index % 3
+    ten = sum(1 << c for c in deal[10 * position : 10 * position + 10])
+    skat = (1 << deal[30]) | (1 << deal[31])
+    cands = candidate_variants(ten, skat)
+    picked = [cands[i] for i in sorted(rng.permutation(len(cands))[:MAX_VARIANTS])]
+    if rng.random() < EXPLORE:
+        extra = (int(rng.integers(KINDS)), int(rng.integers(2)))
+        if extra not in picked:
+            picked.append(extra)
+    out = []
+    for kind, hand in picked:
+        pair = 0
+        if not hand:
+            ranked = _ranked_pairs(kind, ten | skat, position == 0)
+            u = rng.random()
+            pair = ranked[0] if u < 0.5 else ranked[int(rng.integers(8 if u < 0.9 else 66))]
+        out.append((kind, hand, pair))
+    return deal, position, out
+
+
+_AUCTION = {0: ("pass", "pass", "18"), 1: ("18", "pass", "pass"), 2: ("pass", "18", "pass")}
+
+
+def play_variant(
+    deal: list[int], position: int, kind: int, hand: int, pair: int, card_agent
+) -> Game:
+    """The game of ``deal`` (dealer seat 2) in which ``position`` declares the variant at 18
+    and ``card_agent`` plays every card."""
+    game = Game(deal, dealer=2)
+    for move in _AUCTION[position]:
+        game.play(move)
+    game.play("hand" if hand else "pickup")
+    for card in cards_of(pair):
+        game.step(card)
+    game.play(DECLARATION[kind])
+    while not game.is_over:
+        assert game.phase == PLAY
+        game.step(decide(card_agent, game, game.to_act))
+    return game
+
+
+def deal_rows(seed: int, index: int, card_agent) -> list[tuple[int, ...]]:
+    """The dataset rows (``COLUMNS`` order) of one deal."""
+    deal, position, variants = deal_variants(seed, index)
+    seat = (2 + 1 + position) % 3
+    rows = []
+    for kind, hand, pair in variants:
+        game = play_variant(deal, position, kind, hand, pair, card_agent)
+        r = game.result
+        kept = game.hands[seat] | game.played[seat]
+        rows.append((index, position, kind, hand, kept, pair, game.skat, int(r.won),
+                     r.declarer_points, r.declarer_tricks))  # fmt: skip
+    return rows
+
+
+def _shard(args: tuple[str, int, int, int, str]) -> int:
+    """Write shard ``k`` (deals ``[start, stop)``); returns its row count."""
+    folder, seed, start, stop, player = args
+    agent = make_agent(player)
+    rows = [row for i in range(start, stop) for row in deal_rows(seed, i, agent)]
+    arr = np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+    path = Path(folder) / f"shard_{start:08d}.npz"
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **{name: arr[:, j] for j, name in enumerate(COLUMNS)}, stop=np.int64(stop))
+    os.replace(tmp, path)
+    return len(rows)
+
+
+def generate(folder: str | Path, seed: int, deals: int, shard_deals: int = 500, workers: int = 1,
+             player: str = "heuristic", progress: bool = True) -> dict:  # fmt: skip
+    """Write (or complete) the dataset of deals ``0..deals-1``; returns its manifest."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = {"format": FORMAT, "seed": seed, "shard_deals": shard_deals,
+                "card_player": player, "columns": COLUMNS}  # fmt: skip
+    mpath = folder / "dataset.json"
+    if mpath.exists():
+        old = json.loads(mpath.read_text())
+        same = {k: old.get(k) for k in ("format", "seed", "shard_deals", "card_player")}
+        if same != {k: manifest[k] for k in same}:
+            raise ValueError(f"{folder} holds another dataset ({same}); use a new folder")
+    mpath.write_text(json.dumps({**manifest, "deals": max(deals, _done_deals(folder))}, indent=1))
+    todo = [(str(folder), seed, s, min(s + shard_deals, deals), player)
+            for s in range(0, deals, shard_deals)
+            if not (folder / f"shard_{s:08d}.npz").exists()]  # fmt: skip
+    bar = _bar(len(todo), progress)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for _ in pool.map(_shard, todo):
+                bar.update(1)
+    else:
+        for job in todo:
+            _shard(job)
+            bar.update(1)
+    bar.close()
+    return json.loads(mpath.read_text())
+
+
+def _done_deals(folder: Path) -> int:
+    return max((int(np.load(p)["stop"]) for p in folder.glob("shard_*[0-9].npz")), default=0)
+
+
+def _bar(total: int, on: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="shard", disable=not on)
+
+
+def shards(folder: str | Path) -> Iterator[Path]:
+    return iter(sorted(Path(folder).glob("shard_*[0-9].npz")))
+
+
+def load(folder: str | Path) -> dict[str, np.ndarray]:
+    """Every row of a dataset folder as columns (``ValueError`` when it holds none)."""
+    parts = [np.load(p) for p in shards(folder)]
+    if not parts:
+        raise ValueError(f"{folder}: no dataset shards (shard_*.npz)")
+    return {name: np.concatenate([p[name] for p in parts]) for name in COLUMNS}
+
+
+__all__ = ["COLUMNS", "FORMAT", "candidate_variants", "deal_rows", "deal_variants",
+           "generate", "load", "play_variant"]  # fmt: skip

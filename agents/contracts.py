@@ -1,0 +1,267 @@
+"""Contract decisions from the learned contract model (:mod:`.contract_model`).
+
+Every decision before the first card compares expected utilities (Seeger-Fabian points,
+minus the defenders' bonus on a loss) that the model predicts for the declarer's variants:
+
+Bidding
+    The value of a ten-card hand at a bid is the best of (a) each hand game, with its
+    announcements, averaged over ``skats`` sampled skats (they decide the matadors) and
+    (b) picking up: per sampled skat the best pickup contract with its best discard, averaged.
+    The overbid rule is priced in at each bid (a contract worth less than the bid loses).
+    Bid or hold up to the highest value whose expected utility stays above ``margin``.
+Skat
+    A hand game when its expected utility at the bid beats picking up.
+Discard
+    All 66 pairs of the twelve cards, for each of the seven pickup contracts, scored by the
+    model at the bid; the best (contract, pair) is put away.
+Declaration
+    After the pickup the best contract for the ten cards and the buried pair; in a hand game
+    the best hand contract with its announcements (schneider, schwarz).
+
+The agent :class:`LearnedContractsAgent` makes these decisions and leaves the card play to
+another agent (the heuristic's by default): the spec ``learned`` (also ``heuristic:contracts=
+learned``), and ``pimc:bidder=learned`` for the search player's cards.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from skat_env.core.cards import FULL_DECK, cards_of
+from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
+from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP
+from skat_env.core.tables import BID_VALUES, GAME_NAMES
+from skat_env.encoding.view import PlayerView
+
+from . import heuristic as h
+from .base import Agent, ViewAgent
+from .contract_model import (
+    KINDS,
+    NULL_OUVERT_KIND,
+    ContractModel,
+    expected_utility,
+    load_default,
+    matadors_of,
+)
+
+BIDS = np.array(BID_VALUES)
+PAIRS_12 = tuple(combinations(range(12), 2))  # the 66 discard pairs by position in 12 cards
+# hand variants: (kind, schneider announced, schwarz announced)
+HAND_VARIANTS = tuple(
+    [(k, 0, 0) for k in range(KINDS)] + [(k, a, b) for k in range(5) for a, b in ((1, 0), (1, 1))]
+)
+
+
+def _declaration_name(kind: int, ann_schneider: int = 0, ann_schwarz: int = 0) -> str:
+    if kind == NULL_OUVERT_KIND:
+        return "null ouvert"
+    name = GAME_NAMES[min(kind, 5)]
+    return name + (" schwarz" if ann_schwarz else " schneider" if ann_schneider else "")
+
+
+class ContractDecider:
+    """The decisions of the module docstring for one model (pure functions of the cards,
+    position and bid, cached)."""
+
+    def __init__(self, model: ContractModel | None = None, skats: int = 10, margin: float = 0.0,
+                 seed: int = 0):  # fmt: skip
+        self.model = model if model is not None else _default_model()
+        self.skats = int(skats)
+        self.margin = float(margin)
+        self.seed = int(seed)
+        self._cache: dict[tuple, object] = {}
+
+    # --- evaluations ---
+    def sampled_skats(self, ten: int, position: int) -> np.ndarray:
+        """``skats`` distinct skats from the cards outside ``ten`` (deterministic per hand)."""
+        unseen = cards_of(FULL_DECK & ~ten)
+        pairs = [(1 << unseen[a]) | (1 << unseen[b]) for a, b in combinations(range(22), 2)]
+        rng = np.random.default_rng([self.seed, ten, position])
+        pick = rng.choice(len(pairs), size=min(self.skats, len(pairs)), replace=False)
+        return np.array([pairs[i] for i in sorted(pick)], dtype=np.int64)
+
+    def pickup_rows(self, twelve: int, position: int) -> tuple[np.ndarray, ...]:
+        """(kind, kept, buried, probabilities) of every pickup contract and discard pair."""
+        cards = cards_of(twelve)
+        pairs = np.array([(1 << cards[a]) | (1 << cards[b]) for a, b in PAIRS_12], dtype=np.int64)
+        kind = np.repeat(np.arange(KINDS), len(pairs))
+        buried = np.tile(pairs, KINDS)
+        kept = np.int64(twelve) & ~buried
+        n = len(kind)
+        p = self.model.predict(kept, buried, kind, np.zeros(n, np.int64), np.full(n, position))
+        return kind, kept, buried, p
+
+    def pickup_utility(self, twelve: int, position: int, bid: int) -> tuple[float, int, int]:
+        """(expected utility, kind, pair) of the best pickup contract and discard at ``bid``."""
+        kind, kept, buried, p = self.pickup_rows(twelve, position)
+        mats = matadors_of(kind, np.full(len(kind), twelve, dtype=np.int64))
+        u = expected_utility(p, kind, np.zeros(len(kind), np.int64), mats, bid)
+        i = int(np.argmax(u))
+        return float(u[i]), int(kind[i]), int(buried[i])
+
+    def pickup_curve(self, ten: int, position: int) -> np.ndarray:
+        """Expected utility of picking up at every bid (mean over sampled skats of the best
+        contract; per skat and contract the discard is the best one at bid 18)."""
+        key = ("pickup", ten, position)
+        if key not in self._cache:
+            per_skat = []
+            for skat in self.sampled_skats(ten, position):
+                twelve = ten | int(skat)
+                kind, kept, buried, p = self.pickup_rows(twelve, position)
+                mats = matadors_of(kind, np.full(len(kind), twelve, dtype=np.int64))
+                u18 = expected_utility(p, kind, np.zeros(len(kind), np.int64), mats, 18)
+                best = [int(np.argmax(np.where(kind == k, u18, -np.inf))) for k in range(KINDS)]
+                rows = np.repeat(best, len(BIDS))
+                bids = np.tile(BIDS, KINDS)
+                u = expected_utility(p[rows], kind[rows], np.zeros(len(rows), np.int64),
+                                     mats[rows], bids).reshape(KINDS, len(BIDS))  # fmt: skip
+                per_skat.append(u.max(axis=0))
+            self._cache[key] = np.mean(per_skat, axis=0)
+        return self._cache[key]
+
+    def hand_table(self, ten: int, position: int) -> np.ndarray:
+        """(len(HAND_VARIANTS), len(BIDS)) expected utility of each hand variant at each bid
+        (matadors averaged over the sampled skats)."""
+        key = ("hand", ten, position)
+        if key not in self._cache:
+            kinds = np.array([v[0] for v in HAND_VARIANTS])
+            n = len(kinds)
+            p = self.model.predict(np.full(n, ten, np.int64), np.zeros(n, np.int64), kinds,
+                                   np.ones(n, np.int64), np.full(n, position))  # fmt: skip
+            sn = np.array([v[1] for v in HAND_VARIANTS])
+            sw = np.array([v[2] for v in HAND_VARIANTS])
+            rows = np.repeat(np.arange(n), len(BIDS))
+            bids = np.tile(BIDS, n)
+            total = np.zeros(n * len(BIDS))
+            skats = self.sampled_skats(ten, position)
+            for skat in skats:
+                mats = matadors_of(kinds[rows], np.full(len(rows), ten | int(skat), np.int64))
+                total += expected_utility(p[rows], kinds[rows], np.ones(len(rows), np.int64),
+                                          mats, bids, sn[rows], sw[rows])  # fmt: skip
+            self._cache[key] = (total / len(skats)).reshape(n, len(BIDS))
+        return self._cache[key]
+
+    def value_curve(self, ten: int, position: int) -> np.ndarray:
+        """Expected utility of winning the auction at every bid (best of hand and pickup)."""
+        hand = self.hand_table(ten, position).max(axis=0)
+        return np.maximum(hand, self.pickup_curve(ten, position))
+
+    # --- decisions ---
+    def bid_limit(self, ten: int, position: int) -> int:
+        """The highest bid up to which every bid keeps the expected utility above the margin
+        (0: pass at once)."""
+        good = self.value_curve(ten, position) > self.margin
+        n = len(good) if good.all() else int(np.argmin(good))
+        return int(BIDS[n - 1]) if n else 0
+
+    def plays_hand(self, ten: int, position: int, bid: int) -> bool:
+        i = _bid_index(bid)
+        hand = self.hand_table(ten, position)[:, i].max()
+        return bool(hand > self.pickup_curve(ten, position)[i])
+
+    def discard_plan(self, twelve: int, position: int, bid: int) -> tuple[int, int]:
+        """(kind, pair) of the best pickup contract and discard for twelve cards."""
+        key = ("discard", twelve, position, bid)
+        if key not in self._cache:
+            self._cache[key] = self.pickup_utility(twelve, position, bid)[1:]
+        return self._cache[key]
+
+    def declaration(self, view: PlayerView) -> int:
+        """The best legal declaration move for the declarer's view."""
+        legal, position = view.legal_mask, view.position
+        if view.hand_game:
+            table = self.hand_table(view.hand, position)[:, _bid_index(view.bid)]
+            order = np.argsort(-table, kind="stable")
+            names = [_declaration_name(*HAND_VARIANTS[i]) for i in order]
+        else:
+            kinds = np.arange(KINDS)
+            n = KINDS
+            p = self.model.predict(np.full(n, view.hand, np.int64), np.full(n, view.discarded),
+                                   kinds, np.zeros(n, np.int64), np.full(n, position))  # fmt: skip
+            mats = matadors_of(kinds, np.full(n, view.hand | view.discarded, np.int64))
+            u = expected_utility(p, kinds, np.zeros(n, np.int64), mats, view.bid)
+            names = [_declaration_name(int(k)) for k in np.argsort(-u, kind="stable")]
+        for name in names:
+            if legal >> MOVE_INDEX[name] & 1:
+                return MOVE_INDEX[name]
+        return h.choose_declaration(view, legal, position == 0)
+
+    def act_view(self, view: PlayerView) -> int:
+        """A legal move for any phase but card play."""
+        phase = view.phase
+        if phase == BIDDING:
+            return h.choose_bid(view, self.bid_limit(view.hand, view.position))
+        if phase == SKAT:
+            return HAND if self.plays_hand(view.hand, view.position, view.bid) else PICKUP
+        if phase == DISCARD:
+            _, pair = self.discard_plan(view.hand | view.discarded, view.position, view.bid)
+            todo = pair & view.hand & view.legal_mask
+            return (todo & -todo).bit_length() - 1 if todo else h.cheapest_discard(view)
+        if phase == DECLARE:
+            return self.declaration(view)
+        raise ValueError(f"contract decisions asked to act in phase {phase}")
+
+
+def _bid_index(bid: int) -> int:
+    """Index of the bid in the ladder (0 for no bid: forehand's 18 is the least)."""
+    return max(0, int(np.searchsorted(BIDS, bid)))
+
+
+@lru_cache(maxsize=1)
+def _default_model() -> ContractModel:
+    return load_default()
+
+
+class LearnedContractsAgent(ViewAgent):
+    """Learned contract decisions, another agent's card play (default: the heuristic's)."""
+
+    def __init__(self, decider: ContractDecider | None = None, card_player: Agent | None = None,
+                 name: str = "learned"):  # fmt: skip
+        self.decider = decider or ContractDecider()
+        self.card_player = card_player or h.HeuristicAgent()
+        self.name = name
+
+    def reset(self, seed: int | None = None) -> None:
+        self.card_player.reset(seed)
+
+    def act_view(self, view: PlayerView) -> int:
+        if view.phase == PLAY:
+            if isinstance(self.card_player, ViewAgent):
+                return self.card_player.act_view(view)
+            from skat_env.encoding.observation import observation_of
+
+            return int(self.card_player.act(observation_of(view)))
+        return self.decider.act_view(view)
+
+
+def parse_options(arg: str) -> ContractDecider:
+    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH``."""
+    fields: dict[str, object] = {}
+    for item in filter(None, arg.split(",")):
+        key, eq, value = item.partition("=")
+        try:
+            if eq and key == "margin":
+                fields["margin"] = float(value)
+            elif eq and key == "skats" and int(value) >= 1:
+                fields["skats"] = int(value)
+            elif eq and key == "model":
+                fields["model"] = ContractModel.load(value)
+            else:
+                raise ValueError
+        except ValueError as e:
+            why = str(e) or f"unknown or bad learned option {item!r}"
+            raise ValueError(f"{why}; options: margin=X, skats=N (>=1), model=PATH") from None
+    return ContractDecider(**fields)
+
+
+def make_learned(arg: str = "", name: str = "learned") -> LearnedContractsAgent:
+    """The agent of a ``learned[:OPTIONS]`` spec (``ValueError`` for bad options)."""
+    return LearnedContractsAgent(parse_options(arg), name=name)
+
+
+__all__ = [
+    "HAND_VARIANTS", "ContractDecider", "LearnedContractsAgent", "make_learned", "parse_options",
+]  # fmt: skip

@@ -1,0 +1,105 @@
+"""The learned contract model's data and training (``python -m skat_env.cli.contracts``).
+
+    python -m skat_env.cli.contracts generate results/contracts_data --deals 400000 --workers 2
+    python -m skat_env.cli.contracts train results/contracts_data --out models/contracts.npz
+
+``generate`` plays deals under chosen contracts with the heuristic's card play in every
+seat and writes a resumable dataset folder (run it again to complete or extend it; the
+rows depend only on the seed). ``train`` fits the model on a dataset folder, writes it
+(never over an existing file unless ``--force``) and its calibration plot (the model path
+with ``.png``). Library: :mod:`skat_env.agents.contract_data`, :mod:`.contract_train`;
+format: ``docs/contracts.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from skat_env.cli.outputs import command_line
+
+
+def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0].strip())
+    sub = ap.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate", help="play deals out and write (or complete) a dataset")
+    g.add_argument("folder", type=Path)
+    g.add_argument("--deals", type=int, default=400_000, help="deals (default 400000)")
+    g.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    g.add_argument("--shard-deals", type=int, default=2000, help="deals per shard (2000)")
+    g.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    g.add_argument("--player", default="heuristic", help="card player spec (heuristic)")
+    g.add_argument("--no-progress", action="store_true")
+    t = sub.add_parser("train", help="fit the model on a dataset folder")
+    t.add_argument("folder", type=Path)
+    t.add_argument("--out", type=Path, default=Path("models/contracts.npz"))
+    t.add_argument("--hidden", type=int, nargs="+", default=[96, 64], help="hidden sizes")
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--force", action="store_true", help="overwrite an existing model file")
+    return ap
+
+
+def _positive(name: str, value: int) -> None:
+    if type(value) is not int or value < 1:
+        raise ValueError(f"--{name} must be a positive integer, got {value!r}")
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m skat_env.cli.contracts") -> int:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    args = build_parser(prog).parse_args(argv)
+    try:
+        if args.command == "generate":
+            return _generate(args)
+        return _train(args, command_line(prog, argv))
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from skat_env.agents.contract_data import generate
+    from skat_env.agents.registry import check_spec
+
+    for name in ("deals", "shard_deals", "workers"):
+        _positive(name.replace("_", "-"), getattr(args, name))
+    check_spec(args.player)
+    t0 = time.perf_counter()
+    manifest = generate(args.folder, args.seed, args.deals, args.shard_deals, args.workers,
+                        args.player, progress=not args.no_progress)  # fmt: skip
+    print(f"{manifest['deals']} deals in {args.folder} ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+def _train(args: argparse.Namespace, command: str) -> int:
+    from skat_env.agents.contract_data import load
+    from skat_env.agents.contract_train import plot_calibration, train
+
+    _positive("epochs", args.epochs)
+    for h in args.hidden:
+        _positive("hidden", h)
+    if args.out.exists() and not args.force:
+        raise ValueError(f"{args.out} exists; pass --force to overwrite it")
+    if not args.out.parent.is_dir():
+        raise ValueError(f"folder {args.out.parent} does not exist")
+    data = load(args.folder)
+    manifest = json.loads((args.folder / "dataset.json").read_text())
+    meta = {"command": command, "dataset": {k: manifest[k] for k in ("seed", "card_player")},
+            "deals": int(data["deal"].max()) + 1}  # fmt: skip
+    model = train(data, tuple(args.hidden), args.epochs, args.seed, meta=meta)
+    model.save(args.out)
+    plot = args.out.with_suffix(".png")
+    plot_calibration(model.meta["calibration"], plot, f"contract model ({len(data['deal'])} games)")
+    print(json.dumps({k: {x: v[x] for x in ("rows", "brier", "base_rate_brier", "log_loss")}
+                      for k, v in model.meta["calibration"].items()}, indent=1))  # fmt: skip
+    print(f"wrote {args.out} and {plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
