@@ -207,7 +207,7 @@ def estimate(hand: int, forehand: bool = False, margin: float = 0.0) -> Estimate
     if null_danger(hand) == 0:
         options.append((NULL_OUVERT_HAND, NULL, True, True, False))
         options.append((NULL_OUVERT, NULL, False, True, False))
-    elif margin <= 0 and _null_after_discard(hand) == 0:
+    elif margin <= 0 and null_after_discard(hand) == 0:
         options.append((NULL_PICKUP, NULL, False, False, False))
     if not options:
         return Estimate(-1, 0, False)
@@ -216,7 +216,7 @@ def estimate(hand: int, forehand: bool = False, margin: float = 0.0) -> Estimate
     return Estimate(game, value, is_hand, ouvert, pickup, strong)
 
 
-def _null_after_discard(hand: int) -> int:
+def null_after_discard(hand: int) -> int:
     """Null danger left after discarding the two worst cards of a hand."""
     return min(
         null_danger(hand & ~(1 << a) & ~(1 << b)) for a, b in combinations(cards_of(hand), 2)
@@ -626,13 +626,14 @@ class HeuristicAgent(ViewAgent):
             cards = view.hand | view.discarded
             _, pair = plan_pickup(cards, view.bid, forehand)
             todo = pair & view.hand & view.legal_mask
-            return _lowest(todo) if todo else _cheapest_discard(view)
+            return _lowest(todo) if todo else cheapest_discard(view)
         if phase == DECLARE:
             return choose_declaration(view, view.legal_mask, forehand)
         raise ValueError(f"heuristic agent asked to act in phase {phase}")
 
 
-def _cheapest_discard(view: PlayerView) -> int:
+def cheapest_discard(view: PlayerView) -> int:
+    """The legal card of fewest points (the discard when nothing better is planned)."""
     return min(cards_of(view.legal_mask & CARD_MOVES), key=lambda c: CARD_POINTS[c])
 
 
@@ -640,9 +641,11 @@ __all__ = [
     "Estimate",
     "HeuristicAgent",
     "choose_bid",
+    "cheapest_discard",
     "choose_card",
     "estimate",
     "grand_strength",
+    "null_after_discard",
     "null_danger",
     "plan_pickup",
     "suit_strength",

@@ -181,7 +181,7 @@ def candidate_games(cards: int, forehand: bool) -> list[int]:
     if jacks >= 2 and jacks + aces >= 4 or jacks >= 1 and aces >= 3:
         out.append(GRAND)
     ten = cards if cards.bit_count() == 10 else 0
-    if ten and h._null_after_discard(ten) <= 1 or not ten and _null_discard(cards)[1] <= 1:
+    if ten and h.null_after_discard(ten) <= 1 or not ten and _null_discard(cards)[1] <= 1:
         out.append(NULL)
     return out
 
@@ -208,25 +208,26 @@ def best_pairs(game: int, twelve: int, bid: int, forehand: bool, n: int) -> list
 class PimcAgent(ViewAgent):
     """The PIMC player of the module docstring."""
 
-    def __init__(self, seed: int | None = None, options: PimcOptions | None = None, name: str = ""):
+    def __init__(self, seed: int | None = None, options: PimcOptions | None = None, name: str = "",
+                 bidder: Agent | None = None):  # fmt: skip
+        """``bidder``: the agent that ``options.bidder`` names (the registry resolves the spec)."""
         self.options = options or PimcOptions()
         self.name = name or "pimc"
         self.seed = 0 if seed is None else int(seed)
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
-        self.bidder = self._make_bidder(seed)
+        self.bidder = self._make_bidder(bidder)
         self.last_values: dict[int, float] = {}  # card -> mean utility of the last card play
 
-    def _make_bidder(self, seed: int | None) -> Agent | None:
+    def _make_bidder(self, bidder: Agent | None) -> Agent | None:
         """The agent of the non-card-play decisions, or None when the search makes them."""
         if self.options.play_only:
             return h.HeuristicAgent()
-        if not self.options.bidder:
-            return None
-        from .registry import make_agent
-
-        return make_agent(self.options.bidder, seed)
+        if self.options.bidder and bidder is None:
+            raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
+                             "with make_agent, or pass bidder=")  # fmt: skip
+        return bidder if self.options.bidder else None
 
     def __deepcopy__(self, memo: dict) -> PimcAgent:
         """A copy that shares the solver: its table is a cache of exact bounds (the moves do
@@ -260,7 +261,7 @@ class PimcAgent(ViewAgent):
         if phase == DISCARD:
             _, pair = self.discard_plan(view)
             todo = pair & view.hand & view.legal_mask
-            return (todo & -todo).bit_length() - 1 if todo else h._cheapest_discard(view)
+            return (todo & -todo).bit_length() - 1 if todo else h.cheapest_discard(view)
         if phase == DECLARE:
             return self.declaration(view)
         raise ValueError(f"pimc agent asked to act in phase {phase} (nothing to decide)")

@@ -88,7 +88,11 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
             raise _error(spec, why) from None
 
         try:
-            return PimcAgent(seed, parse_options(arg), name=spec)
+            options = parse_options(arg)
+            bidder = None
+            if options.bidder and not options.play_only:
+                bidder = make_agent(options.bidder, seed)
+            return PimcAgent(seed, options, name=spec, bidder=bidder)
         except ValueError as e:
             raise _error(spec, str(e)) from None
     raise _error(spec, "unknown agent")
