@@ -13,7 +13,8 @@ SPECS = (
     "learned[:OPTIONS] (learned contract decisions, the heuristic's card play; options "
     "margin=X, skats=N, model=PATH; also heuristic:contracts=learned)",
     "human",
-    "ppo:PATH (a MaskablePPO model.zip)",
+    "ppo (the bundled model)",
+    "ppo:PATH (a MaskablePPO model.zip, or its weights as .npz)",
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
     "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
@@ -56,12 +57,12 @@ def make_agent(spec: str | Agent, seed: int | None = None) -> Agent:
 
         return HumanAgent()
     if kind == "ppo":
-        if not arg:
-            raise _error(spec, "ppo needs a model path")
+        if spec != "ppo" and not arg:
+            raise _error(spec, "ppo: needs a model path (plain ppo is the bundled model)")
         from .ppo import PPOAgent
 
         try:
-            return PPOAgent(arg)
+            return PPOAgent(arg or None)
         except (OSError, ValueError) as e:
             raise _error(spec, str(e)) from None
     if kind == "rllib":

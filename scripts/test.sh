@@ -8,6 +8,7 @@ bash scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/python -m pytest
+bash scripts/test_wheel.sh  # the built wheel in a fresh venv outside the repo, without torch
 if bash scripts/setup_rllib.sh; then
     .venv-rllib/bin/python -m pytest -p no:cacheprovider tests/test_rllib.py \
         tests/test_torchrl.py tests/test_masked_mlp.py tests/test_rllib_agent.py

@@ -110,7 +110,7 @@ def test_make_agent__heuristic_margin_option():
     "spec",
     [
         "randon",
-        "ppo",
+        "ppo:",
         "ppo:/no/such/model.zip",
         "rllib:/no/such/dir",
         "heuristic:speed=3",
@@ -132,7 +132,10 @@ def test_make_agent__file_that_is_not_a_model(tmp_path):
 
 def test_specs_list_every_agent_kind():
     kinds = [re.match(r"[a-z]+", s).group() for s in SPECS]
-    assert kinds == ["random", "heuristic", "heuristic", "human", "ppo", "rllib", "oracle", "pimc"]
+    assert kinds == [
+        "random", "heuristic", "heuristic", "learned", "human", "ppo", "ppo", "rllib", "oracle",
+        "pimc",
+    ]  # fmt: skip
     for kind in set(kinds):  # each listed kind is one make_agent knows (not "unknown agent")
         try:
             make_agent(kind)
