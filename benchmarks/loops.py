@@ -1,5 +1,6 @@
 """The timed loops the benchmarks share: random masked play through the AEC env and through
-OpenSpiel's ``skat``, the same loop for both. A module, not a script: ``bench_env.py``,
+OpenSpiel's ``skat`` (observations by its NumPy observer, the reference, or by
+``observation_tensor``), the same loop for both. A module, not a script: ``bench_env.py``,
 ``bench_env_parts.py`` and ``bench_vector.py`` import it.
 """
 
@@ -43,11 +44,27 @@ def bench_skat_env(games: int, seed: int, raw: bool, history: bool) -> tuple[int
     return steps, time.process_time() - cpu, time.perf_counter() - start
 
 
-def bench_openspiel(games: int, seed: int) -> tuple[int, float, float]:
-    """OpenSpiel's ``skat`` through the same loop; returns (decision steps, CPU s, wall s)."""
-    import pyspiel
+OPENSPIEL_OBSERVERS = {
+    "numpy": "NumPy observer",  # make_observation(game): set_from writes one float32 array
+    "list": "observation_tensor()",  # state.observation_tensor(player): a new list each time
+}
 
+
+def bench_openspiel(games: int, seed: int, observer: str = "numpy") -> tuple[int, float, float]:
+    """OpenSpiel's ``skat`` through the same loop; returns (decision steps, CPU s, wall s).
+
+    ``observer="numpy"`` (the reference: what a careful user runs) reads the observation
+    through OpenSpiel's NumPy path, ``make_observation(game)``, ``set_from(state, player)``
+    and ``.tensor`` (one float32 buffer, rewritten in place); ``"list"`` calls
+    ``state.observation_tensor(player)``, which builds a fresh Python list every decision.
+    """
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    if observer not in OPENSPIEL_OBSERVERS:
+        raise ValueError(f"observer must be one of {list(OPENSPIEL_OBSERVERS)}, got {observer!r}")
     game = pyspiel.load_game("skat")
+    fast = make_observation(game) if observer == "numpy" else None
     rng = random.Random(seed)
     steps = 0
     start, cpu = time.perf_counter(), time.process_time()
@@ -59,7 +76,11 @@ def bench_openspiel(games: int, seed: int) -> tuple[int, float, float]:
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                 continue
             player = state.current_player()
-            _obs = np.asarray(state.observation_tensor(player), np.float32)
+            if fast is not None:
+                fast.set_from(state, player)
+                _obs = fast.tensor
+            else:
+                _obs = np.asarray(state.observation_tensor(player), np.float32)
             mask = np.asarray(state.legal_actions_mask(player), np.int8)
             legal = mask.nonzero()[0]
             state.apply_action(int(legal[rng.randrange(len(legal))]))

@@ -20,6 +20,26 @@ def test_bench_env__prints_best_and_median_rates(capsys, extra):
     assert out.count("round ") == 2 and "best" in out and "median" in out
 
 
+def test_bench_env__both_envs_against_both_openspiel_observers(capsys):
+    pytest.importorskip("pyspiel")
+    assert bench_env.main(["--games", "3", "--rounds", "2", "--both"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("round ") == 8  # raw_env, env, OpenSpiel's NumPy observer and its lists
+    for mine in ("raw_env()", "env()"):
+        for theirs in ("NumPy observer", "observation_tensor()"):
+            assert f"skat_v0.{mine} / open_spiel skat, {theirs}: best" in out
+
+
+def test_loops__openspiel_observers_see_the_same_decisions():
+    pytest.importorskip("pyspiel")
+    import loops
+
+    fast, lists = (loops.bench_openspiel(5, 3, kind)[0] for kind in ("numpy", "list"))
+    assert fast == lists > 0  # the same seeded games, however the observation is read
+    with pytest.raises(ValueError, match="observer"):
+        loops.bench_openspiel(1, 0, "dict")
+
+
 def test_bench_env__bad_arguments_exit_2(capsys):
     assert bench_env.main(["--games", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
