@@ -71,6 +71,14 @@ class Args:
         "clone these recorded decisions instead (python -m "
         "skat_env.cli.distill --teacher pimc --out DIR)",
     )
+    bc_iss: str = _f(
+        "",
+        "clone human play instead: the first --bc-games kept games of an ISS archive "
+        "(.sgf or .sgf.bz2, streamed; see docs/train.md)",
+    )
+    bc_iss_min_rating: float = _f(
+        0.0, "with --bc-iss: clone only seats whose recorded ISS rating is at least this"
+    )
     bc_epochs: int = _f(5, "behaviour-cloning passes over the heuristic's decisions")
     bc_learning_rate: float = _f(1e-3, "Adam learning rate of the behaviour cloning")
     bc_batch_size: int = _f(1024, "behaviour-cloning minibatch size")
@@ -141,6 +149,10 @@ def validate(args: Args) -> dict[str, float]:
     net_arch(args)
     if args.bc_data and not any(Path(args.bc_data).glob("shard_*.npz")):
         raise UsageError(f"--bc-data: no shard_*.npz files in {args.bc_data}")
+    if args.bc_iss and (args.bc_data or not Path(args.bc_iss).is_file()):
+        raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
+    if args.bc_iss and (not args.bc_games or not args.bc_iss_min_rating >= 0):
+        raise UsageError("--bc-iss needs --bc-games > 0 and --bc-iss-min-rating >= 0")
     return parse_opponents(args.opponents)
 
 
@@ -248,6 +260,15 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
             data = load_shards(Path(args.bc_data), args.reward_mode, args.reward_scale)
         except ValueError as e:
             raise UsageError(f"--bc-data: {e}") from None
+    elif args.bc_iss:
+        from skat_env.integrations.iss_data import iss_decisions
+
+        try:
+            data, iss = iss_decisions(args.bc_iss, games, args.reward_mode, args.reward_scale,
+                                      args.bc_iss_min_rating, progress=args.progress)  # fmt: skip
+        except (OSError, EOFError) as e:
+            raise UsageError(f"--bc-iss: {e}") from None
+        write(f"behaviour cloning: {iss.summary()}")
     else:
         if games < args.bc_games:
             write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
@@ -278,7 +299,7 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     save_atomic(model, run_dir / "bc_model.zip")  # the cloned policy, before any PPO
     write(
         f"behaviour cloning: {stats['decisions']:,} decisions of {stats['games']:,} "
-        f"{'recorded' if args.bc_data else 'heuristic'} "
+        f"{'recorded' if args.bc_data else 'human' if args.bc_iss else 'heuristic'} "
         f"games, {stats['epochs']:.1f} epochs: held-out agreement {stats['accuracy']:.1%} "
         f"(chance {stats['chance']:.1%}), value loss {stats['value_loss']:.3f}, "
         f"{stats['seconds']:.0f} s"
