@@ -72,7 +72,7 @@ def _may_beat(eff, smask, hand, card):
     return eff[card] != TRUMP and hand & smask[TRUMP] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gen_moves(
     eff,
     smask,
@@ -304,29 +304,110 @@ def _count(pts, mode, m):
     return _points(pts, m) if mode == MODE_POINTS else _popcount(m)
 
 
+@njit(cache=True, inline="always")
+def _cheapest(pts, m, k):
+    """Card points of the ``k`` cheapest cards of ``m``."""
+    total = 0
+    for _ in range(k):
+        best = 99
+        pick = 0
+        x = m
+        while x:
+            bit = x & -x
+            x ^= bit
+            p = pts[_low_index(bit)]
+            if p < best:
+                best = p
+                pick = bit
+        total += best
+        m ^= pick
+    return total
+
+
+@njit(cache=True, inline="always")
+def _lowest(pts, m, k):
+    """Card points of the ``k`` weakest cards of ``m`` (of one side suit: the cheapest)."""
+    total = 0
+    while k > 0 and m:
+        bit = m & -m
+        m ^= bit
+        total += pts[_low_index(bit)]
+        k -= 1
+    return total
+
+
 @njit(cache=True)
-def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem):
-    """Bounds on the declarer's units at a trick boundary (suit, grand) from the trumps that
-    win whenever played: those above every trump of the other side."""
+def _run_out(smask, pts, hand, sure, opp_a, opp_b, live):
+    """Card points the player on lead (``hand``) and its side win for sure beyond its own
+    ``sure`` trumps (those above every trump of ``opp_a`` and ``opp_b``, the opponents): it
+    draws them, each opponent following with its cheapest trumps, then leads its run of
+    the highest cards still out in each side suit while every opponent that still holds a
+    trump must follow suit (with its weakest cards, counted too)."""
     trumps = smask[TRUMP]
-    d = (h0 if decl == 0 else (h1 if decl == 1 else h2)) & trumps
-    f1 = (h1 if decl == 0 else h0) & trumps
-    f2 = (h1 if decl == 2 else h2) & trumps
+    j = _popcount(sure)
+    ta = opp_a & trumps
+    tb = opp_b & trumps
+    na = _popcount(ta)
+    nb = _popcount(tb)
+    total = _cheapest(pts, ta, min(j, na)) + _cheapest(pts, tb, min(j, nb))
+    for s in range(TRUMP):
+        lv = live & smask[s]
+        mine = hand & lv
+        if mine == 0 or _top_bit(lv) & mine == 0:
+            continue
+        sa = opp_a & smask[s]
+        sb = opp_b & smask[s]
+        k = 10
+        if na > j:
+            k = _popcount(sa)
+        if nb > j:
+            k = min(k, _popcount(sb))
+        n = 0
+        while n < k:
+            top = _top_bit(lv)
+            if top & mine == 0:
+                break
+            total += pts[_low_index(top)]
+            lv ^= top
+            n += 1
+        total += _lowest(pts, sa, n) + _lowest(pts, sb, n)
+    return total
+
+
+@njit(cache=True)
+def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader):
+    """Bounds on the declarer's units at a trick boundary (suit, grand) from the trumps that
+    win whenever played (those above every trump of the other side) and, in points mode,
+    from what the player on lead wins for sure by running them out (:func:`_run_out`)."""
+    trumps = smask[TRUMP]
+    dh = h0 if decl == 0 else (h1 if decl == 1 else h2)
+    g1 = h1 if decl == 0 else h0
+    g2 = h1 if decl == 2 else h2
+    d = dh & trumps
+    f1 = g1 & trumps
+    f2 = g2 & trumps
     f = f1 | f2
     lo = 0
+    top_f = _top_bit(f)
+    d_sure = d & ~((top_f << 1) - 1) if f else d
     if d:
-        top = _top_bit(f)
-        lo = _count(pts, mode, d & ~((top << 1) - 1)) if f else _count(pts, mode, d)
+        lo = _count(pts, mode, d_sure)
     top = _top_bit(d)
     above = ~((top << 1) - 1) if d else -1
     if mode == MODE_POINTS:
         hi = rem - _count(pts, mode, f & above)
+        live = h0 | h1 | h2
+        if leader == decl:
+            lo += _run_out(smask, pts, dh, d_sure, g1, g2, live)
+        else:  # the partner's cards cannot take a trick from the leader's side
+            lh = h0 if leader == 0 else (h1 if leader == 1 else h2)
+            hi -= _run_out(smask, pts, lh, lh & trumps & above, dh, 0, live)
     else:  # two defender trumps can fall on one trick
         hi = rem - max(_count(pts, mode, f1 & above), _count(pts, mode, f2 & above))
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
     """Open the node in frame ``sp``: -1 if its moves were generated (search on), else a
     fail-soft value settled without search (<= alpha: an upper bound, >= beta: a lower one,
@@ -374,7 +455,7 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
             hi = (d >> 8) & 255
             hint = ((d >> 16) & 255) - 1
         if mode != MODE_TRICKS_MIN:
-            slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem)
+            slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader)
             lo = max(lo, slo)
             hi = min(hi, shi)
         if lo >= beta or lo == hi:
