@@ -136,3 +136,14 @@ def test_skat_train_bc_iss_clones_the_human_games(tmp_path, monkeypatch, capsys)
     bad = [*TINY, "--name", "y", "--bc-iss", str(packed), "--bc-iss-min-rating", "-1"]
     assert train.main(bad) == 2
     assert "--bc-iss-min-rating >= 0" in capsys.readouterr().err
+
+
+def test_bench_iss_reports_records_per_second(capsys):
+    import sys
+
+    sys.path.insert(0, str(DATA.parents[2] / "benchmarks"))
+    import bench_iss
+
+    assert bench_iss.main(["--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "plain .sgf" in out and ".sgf.bz2" in out and "48 games of 51 records" in out
