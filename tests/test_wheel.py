@@ -2,6 +2,7 @@
 shipped model's moves with NumPy alone, and the wheel carries it and the web assets.
 ``scripts/test_wheel.sh`` installs the built wheel into a fresh venv and runs the commands."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import skat_env
 from skat_env.agents.ppo import BUNDLED_MODEL, PPOAgent
 from skat_env.agents.registry import make_agent
 from skat_env.core.game import Game
@@ -121,3 +123,9 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
         assert name in names
     assert not any(n.startswith(("tests/", "models/", "agents/")) for n in names)
     assert wheel.stat().st_size < 2_000_000  # the model is 0.8 MB of it
+
+
+def test_one_version_in_pyproject_the_package_and_the_changelog():
+    version = re.search(r'^version = "(.+?)"', (ROOT / "pyproject.toml").read_text(), re.M)[1]
+    latest = re.search(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.M)[1]
+    assert version == skat_env.__version__ == latest
