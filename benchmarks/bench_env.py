@@ -40,6 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--both", action="store_true", help="raw_env() and env() in one run")
     ap.add_argument("--history", action="store_true", help='observation_mode="history"')
     ap.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel's skat")
+    ap.add_argument(
+        "--python-skat",
+        action="store_true",
+        help="also our engine as the OpenSpiel game python_skat (its NumPy observer)",
+    )
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         print("error: --games and --rounds must be at least 1", file=sys.stderr)
@@ -59,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
             for kind, what in OPENSPIEL_OBSERVERS.items():
                 runners[f"open_spiel skat, {what}"] = lambda kind=kind: bench_openspiel(
                     args.games, args.seed, kind
+                )
+            if args.python_skat:
+                runners["open_spiel python_skat, NumPy observer"] = lambda: bench_openspiel(
+                    args.games, args.seed, "numpy", "python_skat"
                 )
     rates: dict[str, list[float]] = {name: [] for name in runners}
     for r in range(args.rounds):

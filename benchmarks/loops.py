@@ -50,20 +50,26 @@ OPENSPIEL_OBSERVERS = {
 }
 
 
-def bench_openspiel(games: int, seed: int, observer: str = "numpy") -> tuple[int, float, float]:
+def bench_openspiel(
+    games: int, seed: int, observer: str = "numpy", name: str = "skat"
+) -> tuple[int, float, float]:
     """OpenSpiel's ``skat`` through the same loop; returns (decision steps, CPU s, wall s).
 
     ``observer="numpy"`` (the reference: what a careful user runs) reads the observation
     through OpenSpiel's NumPy path, ``make_observation(game)``, ``set_from(state, player)``
     and ``.tensor`` (one float32 buffer, rewritten in place); ``"list"`` calls
     ``state.observation_tensor(player)``, which builds a fresh Python list every decision.
+    ``name="python_skat"`` runs this package's engine as an OpenSpiel game instead
+    (:mod:`skat_env.integrations.openspiel`).
     """
     import pyspiel
     from open_spiel.python.observation import make_observation
 
     if observer not in OPENSPIEL_OBSERVERS:
         raise ValueError(f"observer must be one of {list(OPENSPIEL_OBSERVERS)}, got {observer!r}")
-    game = pyspiel.load_game("skat")
+    if name == "python_skat":
+        import skat_env.integrations.openspiel  # noqa: F401 (registers python_skat)
+    game = pyspiel.load_game(name)
     fast = make_observation(game) if observer == "numpy" else None
     rng = random.Random(seed)
     steps = 0

@@ -22,12 +22,12 @@ def test_bench_env__prints_best_and_median_rates(capsys, extra):
 
 def test_bench_env__both_envs_against_both_openspiel_observers(capsys):
     pytest.importorskip("pyspiel")
-    assert bench_env.main(["--games", "3", "--rounds", "2", "--both"]) == 0
+    assert bench_env.main(["--games", "3", "--rounds", "2", "--both", "--python-skat"]) == 0
     out = capsys.readouterr().out
-    assert out.count("round ") == 8  # raw_env, env, OpenSpiel's NumPy observer and its lists
+    assert out.count("round ") == 10  # raw_env, env, OpenSpiel's skat both ways, python_skat
     for mine in ("raw_env()", "env()"):
-        for theirs in ("NumPy observer", "observation_tensor()"):
-            assert f"skat_v0.{mine} / open_spiel skat, {theirs}: best" in out
+        for theirs in ("skat, NumPy observer", "skat, observation_tensor()", "python_skat"):
+            assert f"skat_v0.{mine} / open_spiel {theirs}" in out
 
 
 def test_loops__openspiel_observers_see_the_same_decisions():
