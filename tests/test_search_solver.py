@@ -23,6 +23,7 @@ from skat_env.search import (  # noqa: E402
     PositionError,
     Solver,
     best_moves,
+    default_solver,
     null_safe,
     reaches,
     reaches_all_tricks,
@@ -124,10 +125,13 @@ def test_solve_and_best_moves_match_brute_force(p: Position):
     future = _brute(p.game, p.declarer, p.hands, p.leader, p.trick, False)
     value = p.declarer_points + future
     assert solve(p) == value
+    for guess in (0, value - 3, value, value + 1, 200):  # a guess changes no answer
+        assert default_solver().solve(p, guess=guess) == value
     for target in (value - 1, value, value + 1, 61, 90, 120):
         assert reaches(p, target) is (value >= target)
     moves = {c: p.declarer_points + v for c, v in _brute_moves(p, False).items()}
     assert best_moves(p) == moves
+    assert default_solver().best_moves(p, guess=value - 5) == moves
     assert best_moves(p, 61) == {c: int(v >= 61) for c, v in moves.items()}
     assert best_moves(p, value) == {c: int(v >= value) for c, v in moves.items()}
     tricks = p.declarer_tricks + _brute(p.game, p.declarer, p.hands, p.leader, p.trick, True)
@@ -259,6 +263,56 @@ def test_solver_reuse_across_deals_matches_fresh():
     shared.clear()
     shared.reset_nodes()
     assert shared.solve(p) == Solver(tt_bits=12).solve(p) and shared.nodes > 0
+
+
+# --- against the previous solver (frozen in benchmarks/solver_reference.py) on full deals ---
+
+
+def _reference_solver():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import solver_reference
+
+    return solver_reference.ReferenceSolver(tt_bits=18)
+
+
+def _deal_position(seed: int, played: int) -> Position:
+    """A random full deal, a random suit or grand game and declarer, forehand leads; then
+    ``played`` random legal cards."""
+    rng = np.random.default_rng(seed)
+    game = int(rng.integers(0, 5))
+    g = Game.random(rng)
+    for m in ["18", "pass", "pass", "hand", GAME_NAMES[game]]:
+        g.play(m)
+    for _ in range(played):
+        g.step(int(rng.choice(g.legal_actions())))
+    return Position.from_game(g)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_full_deals_match_the_previous_solver(seed):
+    """Right after the declaration: the threshold answers of every first card and (on half
+    of the deals: exact solves of a full deal can take seconds) the exact value."""
+    old, new = _reference_solver(), Solver(tt_bits=18)
+    p = _deal_position(seed, 0)
+    assert new.best_moves(p, 61) == old.best_moves(p, 61)
+    for target in (31, 61, 90):
+        assert new.reaches(p, target) is old.reaches(p, target)
+    if seed % 2 == 0:
+        value = old.solve(p)
+        assert new.solve(p) == value
+        assert new.solve(p, guess=value + 7) == value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_endgames_match_the_previous_solver(seed):
+    """From trick 4 to 6 (some mid-trick): exact values of every card, with and without a
+    guess, and the exact solve."""
+    old, new = _reference_solver(), Solver(tt_bits=18)
+    p = _deal_position(100 + seed, 9 + seed % 3 * 4 + seed % 2)
+    moves = old.best_moves(p)
+    assert new.best_moves(p) == moves
+    assert new.best_moves(p, guess=min(moves.values())) == moves
+    assert new.solve(p) == old.solve(p)
 
 
 # --- the benchmark runs ---
