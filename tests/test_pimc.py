@@ -1,4 +1,5 @@
-"""The PIMC agent: legal in every phase, deterministic for a seed, blind to hidden cards."""
+"""agents/pimc.py, the PIMC player: legal in every phase, deterministic for a seed, blind to
+hidden cards (the search itself: tests/test_search_pimc.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,9 @@ import pytest
 from skat_env.agents.base import view_of
 from skat_env.agents.pimc import PimcAgent, PimcOptions, parse_options, view_key
 from skat_env.agents.registry import AgentSpecError, make_agent
-from skat_env.core.cards import FULL_DECK
 from skat_env.core.game import PLAY, Game
-from skat_env.core.scoring import Contract
-from skat_env.core.tables import NULL
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
-from skat_env.search.pimc import SearchConfig, utility
 
 SMALL = PimcOptions(worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None, inference=True)
 
@@ -214,23 +211,6 @@ def test_copies_share_the_solver_and_play_alike() -> None:
     assert moves == warm == cold
 
 
-def test_search_config_rejects_bad_values() -> None:
-    for kw in ({"worlds": 0}, {"seconds": 0.0}, {"pool": 0}, {"budget": -1.0}):
-        with pytest.raises(ValueError):
-            SearchConfig(**kw)
-
-
-def test_utility_tracks_the_score() -> None:
-    """More card points never lower the declarer's utility; 61 and 90 are steps."""
-    c = Contract(0)
-    twelve = FULL_DECK & 0xFFF  # clubs and spades top cards: with matadors
-    values = [utility(c, 18, twelve, p) for p in range(121)]
-    assert all(b >= a for a, b in zip(values, values[1:], strict=False))
-    assert values[61] - values[60] > 100 and values[90] > values[89]
-    null = Contract(NULL)
-    assert utility(null, 23, 0, 1) > 0 > utility(null, 23, 0, 0)
-
-
 def test_tournament_smoke() -> None:
     from skat_env.tournament import evaluate
 
@@ -258,16 +238,3 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
     times = bench_pimc.time_spec("pimc:play_only,worlds=1,cap=off", games=1, seed=3)
     assert any(k.startswith("play") for k in times)
     assert all(t >= 0 for ts in times.values() for t in ts)
-
-
-def test_expected_score_rules() -> None:
-    """Won: value + 50; lost: -2 value - 50; below the bid: lost at the overbid value;
-    slack moves a share of the losses to wins."""
-    from skat_env.search.pimc import Outcome, expected_score
-
-    c = Contract(0)  # clubs, base 12
-    outs = [Outcome(True, 36, 1.0), Outcome(False, 36, 1.0)]
-    assert expected_score(outs, c, 36) == ((36 + 50) + (-2 * 36 - 50)) / 2
-    assert expected_score(outs, c, 40) == -2 * 48 - 50  # overbid: next multiple of 12
-    assert expected_score(outs, c, 36, slack=0.5) > expected_score(outs, c, 36)
-    assert expected_score(outs, c, 36, slack=1.0) == 36 + 50
