@@ -129,3 +129,15 @@ def test_one_version_in_pyproject_the_package_and_the_changelog():
     version = re.search(r'^version = "(.+?)"', (ROOT / "pyproject.toml").read_text(), re.M)[1]
     latest = re.search(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.M)[1]
     assert version == skat_env.__version__ == latest
+
+
+def test_the_readme_python_snippets_run():
+    """The snippets scripts/test_wheel.sh runs against the wheel, here in the checkout (in
+    order, as one script: later ones use earlier names; from the repo root for tests/data)."""
+    pytest.importorskip("pyspiel")
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert len(blocks) >= 4
+    out = subprocess.run(
+        [sys.executable, "-c", "\n".join(blocks)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
