@@ -557,6 +557,7 @@ async function discardSelected() {
 async function send(move) {
   if (play.busy) return false;
   play.busy = true;
+  renderPlay(); // no move can be offered twice while this one is on its way
   try {
     const body = { move, moves_played: play.state.moves_played, run_agents: false };
     const resp = await api("POST", `/api/games/${play.id}/moves`, body);
