@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from skat_env.core.scoring import SF_DEFENDER_BONUS, outcome_kernel, seeger_fabian
-from skat_env.core.tables import BASE_VALUES, NULL_VALUES, TRUMP_ORDER
+from skat_env.core.tables import BASE_VALUES, BYTE_POINTS, NULL_VALUES, TRUMP_ORDER
 
 SUIT_KINDS = (0, 1, 2, 3)
 GRAND_KIND, NULL_KIND, NULL_OUVERT_KIND = 4, 5, 6
@@ -39,7 +39,6 @@ HEADS = ("win", "schneider", "schwarz", "schneidered")
 _JACKS = np.array([3, 11, 19, 27])
 _SUIT7 = np.array([[s * 8 + r for r in (0, 4, 1, 2, 5, 6, 7)] for s in range(4)])  # A T K Q 9 8 7
 _SUIT8 = np.array([[s * 8 + r for r in range(8)] for s in range(4)])  # A K Q J T 9 8 7
-_POINTS = np.array([11, 4, 3, 2, 10, 0, 0, 0] * 4)
 _SIDE_MASK = np.array([sum(1 << c for c in _SUIT7[s]) for s in range(4)], dtype=np.int64)
 _FULL_MASK = np.array([sum(1 << c for c in _SUIT8[s]) for s in range(4)], dtype=np.int64)
 _JACK_MASK = np.int64(sum(1 << int(c) for c in _JACKS))
@@ -121,9 +120,11 @@ def features(
     )
 
 
+_BYTE_POINTS = np.array(BYTE_POINTS, dtype=np.float32)  # (4, 256) points per byte of a set
+
+
 def _point_sum(cards: np.ndarray) -> np.ndarray:
-    bits = (cards[:, None] >> np.arange(32)) & 1
-    return (bits * _POINTS).sum(axis=1).astype(np.float32)
+    return sum(_BYTE_POINTS[k][(cards >> (8 * k)) & 255] for k in range(4)).astype(np.float32)
 
 
 @dataclass

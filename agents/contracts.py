@@ -48,6 +48,7 @@ from .contract_model import (
 )
 
 BIDS = np.array(BID_VALUES)
+CACHE_SIZE = 20_000  # evaluations kept per decider
 PAIRS_12 = tuple(combinations(range(12), 2))  # the 66 discard pairs by position in 12 cards
 # hand variants: (kind, schneider announced, schwarz announced)
 HAND_VARIANTS = tuple(
@@ -74,6 +75,12 @@ class ContractDecider:
         self.seed = int(seed)
         self._cache: dict[tuple, object] = {}
 
+    def _keep(self, key: tuple, value: object) -> None:
+        """Cache an evaluation (emptied past ``CACHE_SIZE`` entries: a long-lived agent)."""
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[key] = value
+
     # --- evaluations ---
     def sampled_skats(self, ten: int, position: int) -> np.ndarray:
         """``skats`` distinct skats from the cards outside ``ten`` (deterministic per hand)."""
@@ -83,14 +90,17 @@ class ContractDecider:
         pick = rng.choice(len(pairs), size=min(self.skats, len(pairs)), replace=False)
         return np.array([pairs[i] for i in sorted(pick)], dtype=np.int64)
 
-    def pickup_rows(self, twelve: int, position: int) -> tuple[np.ndarray, ...]:
-        """(kind, kept, buried, probabilities) of every pickup contract and discard pair."""
+    def pickup_rows(self, twelve: int, position: int, predict: bool = True) -> tuple:
+        """(kind, kept, buried[, probabilities]) of every pickup contract and discard pair
+        (kind-major: the 66 pairs of kind 0, then of kind 1, ...)."""
         cards = cards_of(twelve)
         pairs = np.array([(1 << cards[a]) | (1 << cards[b]) for a, b in PAIRS_12], dtype=np.int64)
         kind = np.repeat(np.arange(KINDS), len(pairs))
         buried = np.tile(pairs, KINDS)
         kept = np.int64(twelve) & ~buried
         n = len(kind)
+        if not predict:
+            return kind, kept, buried
         p = self.model.predict(kept, buried, kind, np.zeros(n, np.int64), np.full(n, position))
         return kind, kept, buried, p
 
@@ -107,19 +117,20 @@ class ContractDecider:
         contract; per skat and contract the discard is the best one at bid 18)."""
         key = ("pickup", ten, position)
         if key not in self._cache:
-            per_skat = []
-            for skat in self.sampled_skats(ten, position):
-                twelve = ten | int(skat)
-                kind, kept, buried, p = self.pickup_rows(twelve, position)
-                mats = matadors_of(kind, np.full(len(kind), twelve, dtype=np.int64))
-                u18 = expected_utility(p, kind, np.zeros(len(kind), np.int64), mats, 18)
-                best = [int(np.argmax(np.where(kind == k, u18, -np.inf))) for k in range(KINDS)]
-                rows = np.repeat(best, len(BIDS))
-                bids = np.tile(BIDS, KINDS)
-                u = expected_utility(p[rows], kind[rows], np.zeros(len(rows), np.int64),
-                                     mats[rows], bids).reshape(KINDS, len(BIDS))  # fmt: skip
-                per_skat.append(u.max(axis=0))
-            self._cache[key] = np.mean(per_skat, axis=0)
+            skats = self.sampled_skats(ten, position)
+            k, npairs = len(skats), len(PAIRS_12)
+            rows = [self.pickup_rows(ten | int(s), position, predict=False) for s in skats]
+            kind, kept, buried = (np.concatenate([r[i] for r in rows]) for i in range(3))
+            hand = np.zeros(len(kind), np.int64)
+            p = self.model.predict(kept, buried, kind, hand, np.full(len(kind), position))
+            per_skat = matadors_of(np.tile(np.arange(KINDS), k), np.repeat(ten | skats, KINDS))
+            mats = np.repeat(per_skat, npairs)  # the same twelve cards for every pair
+            u18 = expected_utility(p, kind, hand, mats, 18).reshape(k * KINDS, npairs)
+            best = np.argmax(u18, axis=1) + np.arange(k * KINDS) * npairs  # row per (skat, kind)
+            rows_b = np.repeat(best, len(BIDS))
+            bids = np.tile(BIDS, k * KINDS)
+            u = expected_utility(p[rows_b], kind[rows_b], hand[rows_b], mats[rows_b], bids)
+            self._keep(key, u.reshape(k, KINDS, len(BIDS)).max(axis=1).mean(axis=0))
         return self._cache[key]
 
     def hand_table(self, ten: int, position: int) -> np.ndarray:
@@ -133,15 +144,15 @@ class ContractDecider:
                                    np.ones(n, np.int64), np.full(n, position))  # fmt: skip
             sn = np.array([v[1] for v in HAND_VARIANTS])
             sw = np.array([v[2] for v in HAND_VARIANTS])
-            rows = np.repeat(np.arange(n), len(BIDS))
-            bids = np.tile(BIDS, n)
-            total = np.zeros(n * len(BIDS))
             skats = self.sampled_skats(ten, position)
-            for skat in skats:
-                mats = matadors_of(kinds[rows], np.full(len(rows), ten | int(skat), np.int64))
-                total += expected_utility(p[rows], kinds[rows], np.ones(len(rows), np.int64),
-                                          mats, bids, sn[rows], sw[rows])  # fmt: skip
-            self._cache[key] = (total / len(skats)).reshape(n, len(BIDS))
+            k = len(skats)
+            rows = np.tile(np.repeat(np.arange(n), len(BIDS)), k)
+            bids = np.tile(BIDS, n * k)
+            mats = matadors_of(np.tile(kinds, k), np.repeat(np.int64(ten) | skats, n))
+            mats = np.repeat(mats, len(BIDS))
+            u = expected_utility(p[rows], kinds[rows], np.ones(len(rows), np.int64), mats, bids,
+                                 sn[rows], sw[rows])  # fmt: skip
+            self._keep(key, u.reshape(k, n, len(BIDS)).mean(axis=0))
         return self._cache[key]
 
     def value_curve(self, ten: int, position: int) -> np.ndarray:
@@ -166,7 +177,7 @@ class ContractDecider:
         """(kind, pair) of the best pickup contract and discard for twelve cards."""
         key = ("discard", twelve, position, bid)
         if key not in self._cache:
-            self._cache[key] = self.pickup_utility(twelve, position, bid)[1:]
+            self._keep(key, self.pickup_utility(twelve, position, bid)[1:])
         return self._cache[key]
 
     def declaration(self, view: PlayerView) -> int:

@@ -55,7 +55,7 @@ def run(a: str, b: str, deals: int, seed: int, workers: int = 1, progress: bool 
                      keep_games=keep_games)  # fmt: skip
         comp = r["comparisons"][0]
         sign = 1.0 if comp["a"] == a else -1.0
-        ci = [sign * x for x in comp["ci95"]][:: int(sign)]
+        ci = comp["ci95"] and [sign * x for x in comp["ci95"]][:: int(sign)]  # None: 1 deal
         row = {"lineup": agents, "a_minus_b": sign * comp["sf_diff_per_game"], "ci95": ci,
                "agents": {k: {f: v[f] for f in FIGURES} for k, v in r["agents"].items()},
                "timing": r["timing"]}  # fmt: skip
@@ -72,9 +72,9 @@ def _pct(x: float | None) -> str:
 def format_rows(rows: list[dict], a: str, b: str) -> str:
     lines = [f"A = {a}\nB = {b}"]
     for i, row in enumerate(rows, 1):
-        lo, hi = row["ci95"]
+        ci = "[{:+.1f}, {:+.1f}]".format(*row["ci95"]) if row["ci95"] else "(no interval)"
         lines.append(f"line-up {i} ({' '.join(row['lineup'])}): A - B = "
-                     f"{row['a_minus_b']:+.1f} SF/game [{lo:+.1f}, {hi:+.1f}]")  # fmt: skip
+                     f"{row['a_minus_b']:+.1f} SF/game {ci}")  # fmt: skip
         lines.append("   side  SF/game  declares  wins  overbid  passed-in")
         for name, tag in ((a, "A"), (b, "B")):
             f = row["agents"][name]

@@ -1,0 +1,96 @@
+"""Learned contract decisions: legal in every phase, consistent with the model, by spec."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_contracts import tiny_model
+
+from skat_env.agents.contract_model import KINDS, expected_utility, matadors_of
+from skat_env.agents.contracts import ContractDecider, LearnedContractsAgent
+from skat_env.agents.registry import make_agent
+from skat_env.core.cards import cards_of
+from skat_env.core.game import BIDDING, PLAY, Game
+from skat_env.core.moves import PASS
+from skat_env.core.tables import BID_VALUES
+from skat_env.envs.policy import decide
+
+
+def play(game: Game, agent, seats: set[int], rng: random.Random, pass_rate: float) -> set[int]:
+    """Play to the end: ``agent`` in ``seats``, random legal moves elsewhere (passing in the
+    auction with ``pass_rate``); Game.step raises on any illegal move. Returns the phases the
+    agent acted in."""
+    phases = set()
+    while not game.is_over:
+        seat = game.to_act
+        if seat in seats:
+            phases.add(game.phase)
+            game.step(decide(agent, game, seat))
+        elif game.phase == BIDDING and rng.random() < pass_rate:
+            game.step(PASS)
+        else:
+            game.step(rng.choice(game.legal_actions()))
+    return phases
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.sampled_from([0.0, 0.5, 1.0]),
+    st.sampled_from([-1000.0, 0.0, 30.0]),
+    st.integers(0, 5),
+)
+def test_every_decision_is_legal_in_random_auctions(seed, dealer, seat, pass_rate, margin, m):
+    # margin -1000 bids to the top of the ladder, so the agent also declares at huge bids
+    decider = ContractDecider(tiny_model(m), skats=2, margin=margin)
+    agent = LearnedContractsAgent(decider)
+    game = Game.random(seed, dealer=dealer)
+    play(game, agent, {seat}, random.Random(seed), pass_rate)
+    assert game.result is not None
+
+
+def test_the_agent_reaches_every_phase_in_all_seats():
+    agent = LearnedContractsAgent(ContractDecider(tiny_model(1), skats=2, margin=-1000.0))
+    seen = set()
+    for seed in range(12):
+        seen |= play(Game.random(seed), agent, {0, 1, 2}, random.Random(seed), 0.0)
+    assert seen == set(range(PLAY + 1))
+
+
+def test_the_discard_is_the_best_of_all_66_pairs_and_seven_contracts():
+    decider = ContractDecider(tiny_model(2))
+    twelve = sum(1 << c for c in np.random.default_rng(5).permutation(32)[:12].tolist())
+    best = (-np.inf, None)
+    for kind in range(KINDS):
+        for a, b in combinations(cards_of(twelve), 2):
+            pair = (1 << a) | (1 << b)
+            p = decider.model.predict(np.array([twelve & ~pair]), np.array([pair]),
+                                      np.array([kind]), np.array([0]), np.array([1]))  # fmt: skip
+            mats = matadors_of(np.array([kind]), np.array([twelve]))
+            u = expected_utility(p, np.array([kind]), np.array([0]), mats, 30)[0]
+            best = max(best, (u, (kind, pair)), key=lambda t: t[0])
+    assert decider.discard_plan(twelve, 1, 30) == best[1]
+
+
+def test_bid_limit_is_where_the_value_curve_first_drops_below_the_margin():
+    decider = ContractDecider(tiny_model(4), margin=0.0)
+    for seed in range(20):
+        ten = sum(1 << c for c in np.random.default_rng(seed).permutation(32)[:10].tolist())
+        curve = decider.value_curve(ten, seed % 3)
+        limit = decider.bid_limit(ten, seed % 3)
+        below = [v for v, u in zip(BID_VALUES, curve, strict=True) if v <= limit]
+        assert all(u > 0 for u in curve[: len(below)])
+        assert limit == BID_VALUES[-1] or curve[len(below)] <= 0
+
+
+def test_specs_name_the_learned_decisions():
+    assert isinstance(make_agent("heuristic:contracts=learned"), LearnedContractsAgent)
+    assert make_agent("learned:margin=4,skats=3").decider.skats == 3
+    pimc = make_agent("pimc:fast,bidder=learned")
+    assert isinstance(pimc.bidder, LearnedContractsAgent)
