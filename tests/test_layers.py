@@ -140,6 +140,13 @@ def test_no_files_import_each_other_in_a_cycle():
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
+def test_integration_modules_stay_small():
+    """One job per module: the adapters are split before they reach 400 lines."""
+    sizes = {p.name: len(p.read_text().splitlines())
+             for p in (ROOT / "skat_env" / "integrations").glob("*.py")}  # fmt: skip
+    assert max(sizes.values()) < 400, sizes
+
+
 def test_the_checks_see_relative_deferred_and_agents_imports(tmp_path):
     """The walker resolves what the package writes: relative imports, ``from pkg import
     sub``, imports inside functions and the top-level agents/ folder."""
