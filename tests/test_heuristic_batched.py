@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,3 +128,15 @@ def test_empty_batch_and_bad_shapes():
         decide_batch(np.zeros((2, 450), np.float32), np.zeros((3, 121), np.int8))
     with pytest.raises(ValueError, match="expected observations"):
         decide_batch(np.zeros((2, 100), np.float32), np.zeros((2, 121), np.int8))
+
+
+def test_bench_heuristic_runs_and_checks_the_moves(capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_heuristic
+
+    assert bench_heuristic.main(["--batch", "8", "--steps", "3", "--env-steps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "batched (act_batch)" in out and "row by row (act)" in out and "x\n" in out
+    assert "SkatVectorEnv" in out
+    with pytest.raises(SystemExit, match="2"):
+        bench_heuristic.main(["--batch", "0"])
