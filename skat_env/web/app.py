@@ -35,7 +35,7 @@ from ..core.records import dumps
 from ..encoding.observation import observe
 from ..envs.policy import decide
 from .limits import (
-    MAX_UPLOAD_BYTES,
+    MAX_UPLOAD_TEXT,
     UPLOAD_BUDGET_BYTES,
     ApiError,
     BodyLimit,
@@ -49,6 +49,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 256  # games kept in memory; the least recently used is evicted beyond this
 MAX_UPLOADS = 64  # uploaded record files kept (and at most UPLOAD_BUDGET_BYTES of text)
 DEFAULT_OPPONENTS = ("heuristic", "heuristic")
+LISTED = 1000  # an upload's answer lists its first records; the others are "{uid}.{i}"
 BUILTIN_SPECS = ("heuristic", "random", "pimc")
 
 
@@ -268,8 +269,8 @@ class SkatServer:
         text = body.get("text")
         if not isinstance(text, str):
             raise ApiError(400, "the body must hold 'text': the content of a record file")
-        if len(text) > MAX_UPLOAD_BYTES:
-            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_BYTES:,} bytes)")
+        if len(text) > MAX_UPLOAD_TEXT:
+            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_TEXT:,} characters)")
         name = body.get("name", "upload")
         name = name if isinstance(name, str) and name else "upload"
         try:
@@ -279,8 +280,9 @@ class SkatServer:
         uid = "u" + secrets.token_hex(6)
         self.uploads.put(uid, records, len(text))
         return {
-            "records": [rec.summary(f"{uid}.{i}") for i, rec in enumerate(records)],
-            "notes": notes,
+            "count": len(records),
+            "records": [rec.summary(f"{uid}.{i}") for i, rec in enumerate(records[:LISTED])],
+            "notes": notes[:LISTED],
         }
 
     def watch(self, rid: str, step: str | None, view: str | None) -> dict[str, Any]:
@@ -381,8 +383,14 @@ def _parse_int(name: str, text: str, lo: int, hi: int) -> int:
     return value
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _post(request: Request, method: Any, *args: Any) -> JSONResponse:
+    """Run ``method(*args, body)`` and encode its answer in a worker thread: parsing a large
+    upload or encoding a snapshot must not hold up the other requests."""
     raw = await request.body()
+    return await run_in_threadpool(lambda: JSONResponse(method(*args, _parse(raw))))
+
+
+def _parse(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         return {}
     data = loads(decode_utf8(raw, "the request body"), "the JSON body")
@@ -420,28 +428,30 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    # Answers are JSONResponse (plain json.dumps): FastAPI's encoder would walk every
+    # snapshot again. Sync routes run in FastAPI's worker threads.
     @app.get("/api/config")
-    def config() -> dict[str, Any]:
-        return {"opponents": srv.opponents, "allowed": srv.allowed, "records": srv.record_list()}
+    def config() -> JSONResponse:
+        records = srv.record_list()
+        return JSONResponse(
+            {"opponents": srv.opponents, "allowed": srv.allowed, "records": records}
+        )
 
     @app.post("/api/games")
-    async def new_game(request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        return await run_in_threadpool(srv.new_game, body)
+    async def new_game(request: Request) -> JSONResponse:
+        return await _post(request, srv.new_game)
 
     @app.get("/api/games/{gid}")
-    def game_state(gid: str) -> dict[str, Any]:
-        return srv.game_state(gid)
+    def game_state(gid: str) -> JSONResponse:
+        return JSONResponse(srv.game_state(gid))
 
     @app.post("/api/games/{gid}/moves")
-    async def move(gid: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        return await run_in_threadpool(srv.human_move, gid, body)
+    async def move(gid: str, request: Request) -> JSONResponse:
+        return await _post(request, srv.human_move, gid)
 
     @app.post("/api/games/{gid}/agent")
-    async def agent_move(gid: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        return await run_in_threadpool(srv.agent_move, gid, body)
+    async def agent_move(gid: str, request: Request) -> JSONResponse:
+        return await _post(request, srv.agent_move, gid)
 
     @app.get("/api/games/{gid}/record")
     def record(gid: str) -> Response:
@@ -450,17 +460,16 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
         return Response(text, media_type="application/x-ndjson", headers=headers)
 
     @app.get("/api/records")
-    def records() -> list[dict[str, Any]]:
-        return srv.record_list()
+    def records() -> JSONResponse:
+        return JSONResponse(srv.record_list())
 
     @app.post("/api/records")
-    async def upload(request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        return await run_in_threadpool(srv.upload, body)
+    async def upload(request: Request) -> JSONResponse:
+        return await _post(request, srv.upload)
 
     @app.get("/api/records/{rid}")
-    def watch(rid: str, step: str | None = None, view: str | None = None) -> dict[str, Any]:
-        return srv.watch(rid, step, view)
+    def watch(rid: str, step: str | None = None, view: str | None = None) -> JSONResponse:
+        return JSONResponse(srv.watch(rid, step, view))
 
     return app
 

@@ -8,6 +8,7 @@ its text; :data:`skat_env.web.limits.UPLOAD_BUDGET_BYTES` bounds the text kept.
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +112,7 @@ def parse_records(text: str, source: str) -> tuple[list[WatchRecord], list[str]]
     Raises :class:`RecordFileError` naming the first bad line and what is wrong with it."""
     records: list[WatchRecord] = []
     notes: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(io.StringIO(text), 1):  # one line at a time, not a list
         line = line.strip()
         if not line:
             continue

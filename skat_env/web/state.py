@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.bidding import POSITION_NAMES
 from ..core.cards import CARD_NAMES, cards_of
-from ..core.game import DISCARD, PHASE_NAMES, Game, Result
+from ..core.game import DISCARD, PHASE_NAMES, PLAY, Game, Result
 from ..core.moves import (
     FIRST_BID,
     FIRST_DECLARATION,
@@ -90,13 +90,17 @@ def discard_visible(phase: int, seat: int, viewer: int | None, over: bool) -> bo
 
 
 def move_log(game: Game, viewer: int | None) -> list[dict[str, Any]]:
-    """Every move so far as ``viewer`` saw it, in order."""
-    replayed = Game(game.deal, game.dealer)
+    """Every move so far as ``viewer`` saw it, in order. The phase a move was made in
+    matters only for discards: the card moves between a pickup and the declaration (read
+    off the history, not replayed: this runs for every snapshot)."""
     out = []
+    picked_up = declared = False
     for seat, move in game.history:
-        phase = replayed.phase
+        kind = move_kind(move)
+        picked_up |= kind == "pickup"
+        declared |= kind == "declare"
+        phase = DISCARD if kind == "card" and picked_up and not declared else PLAY
         out.append(event(phase, seat, move, discard_visible(phase, seat, viewer, game.is_over)))
-        replayed.step(move)
     return out
 
 
