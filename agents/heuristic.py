@@ -86,6 +86,9 @@ SUIT_PLAYABLE, SUIT_HAND = 7.0, 9.5
 GRAND_PLAYABLE, GRAND_HAND = 7.0, 9.0
 FINAL_SUIT, FINAL_GRAND = 7.5, 7.5  # after the skat (ten final cards + buried points)
 SF_WIN, SF_LOSS, SF_DEFENCE = 50, 50, 80  # Seeger-Fabian bonus, penalty, both defenders' 40
+# the thresholds in the order the batched kernel (heuristic_batched) takes them
+THRESHOLDS = (SUIT_PLAYABLE, SUIT_HAND, GRAND_PLAYABLE, GRAND_HAND, FINAL_SUIT, FINAL_GRAND,
+              SF_WIN, SF_LOSS, SF_DEFENCE)  # fmt: skip
 
 CJ = JACK_ORDER[0]
 NULL_OUVERT_HAND = NULL_VALUES[(True, True)]
@@ -602,10 +605,11 @@ class HeuristicAgent(ViewAgent):
         self.name = "heuristic" if margin == 0 else f"heuristic:margin={margin:g}"
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The moves of :meth:`act_view` for every row, decided in one compiled loop."""
+        """The moves of :meth:`act_view` for every row, decided in one compiled loop (row
+        by row without numba)."""
         from .heuristic_batched import decide_batch
 
-        return decide_batch(obs, masks, self.margin)
+        return decide_batch(obs, masks, self.margin, THRESHOLDS, self.act)
 
     def bid_limit(self, view: PlayerView) -> int:
         """The highest bid this agent will make or hold with ``view``'s hand."""

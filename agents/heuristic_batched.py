@@ -6,16 +6,18 @@ reads in NumPy, and runs one compiled loop over the rows. The kernel is a line-b
 of :mod:`.heuristic` (same rules, same tie-breaks: the first card in card-id order wins a tie,
 ``max`` over ``(score, game)`` tuples prefers the higher game kind), with the seats relative to
 the observer as the observation stores them. A differential test plays thousands of games
-move for move against the single-game player. Thresholds and rule tables are passed in as
-arrays from :mod:`.heuristic` and :mod:`skat_env.core.tables` (no second copy of a rule, and
-numba's on-disk cache never holds stale constants).
+move for move against the single-game player. The heuristic's thresholds come from the agent
+at every call (``heuristic.THRESHOLDS``) and the rule tables from :mod:`skat_env.core.tables`,
+as kernel arguments (numba's on-disk cache never holds stale constants); this module does not
+import :mod:`.heuristic`, which calls it.
 
-Without numba the batch is decided row by row by the single-game player (same moves).
+Without numba the batch is decided row by row by the agent's ``act`` (the same moves).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -30,12 +32,11 @@ from skat_env.core.tables import (
     GAME_NAMES,
     JACK_ORDER,
     JACKS,
+    NULL_VALUES,
     STRENGTH,
     TRUMP_ORDER,
 )
 from skat_env.encoding.observation import LAYOUT, OBS_SIZE
-
-from . import heuristic as h
 
 try:
     from numba import njit
@@ -47,7 +48,14 @@ _FULL = FULL_DECK
 _CJ = JACK_ORDER[0]
 
 # --- tables, passed to the kernel as arguments -----------------------------------------------
-_CT = np.array([EFFECTIVE_SUIT, STRENGTH, h.HIGHER, h.LOWER], np.int64)  # [4, 6, 32]
+_EFF, _STR = np.array(EFFECTIVE_SUIT, np.int64), np.array(STRENGTH, np.int64)
+_BITS = np.int64(1) << np.arange(32, dtype=np.int64)
+_SAME = _EFF[:, :, None] == _EFF[:, None, :]  # [game, card, other]: same effective suit
+_ABOVE = _STR[:, None, :] > _STR[:, :, None]  # [game, card, other]: other ranks above card
+# per game and card: the cards of its effective suit above / below it (heuristic.HIGHER, LOWER)
+_HIGHER = (_SAME & _ABOVE) @ _BITS
+_LOWER = (_SAME & (_STR[:, None, :] < _STR[:, :, None])) @ _BITS
+_CT = np.array([_EFF, _STR, _HIGHER, _LOWER], np.int64)  # [4, 6, 32]
 _ESM = np.array(EFFECTIVE_SUIT_MASK, np.int64)  # [6, 5]
 _PTS = np.array(CARD_POINTS, np.int64)
 _TORD = np.full((5, 11), -1, np.int64)
@@ -58,14 +66,14 @@ _MOVES = np.array([MOVE_INDEX[n] for n in (*GAME_NAMES, "null ouvert")], np.int6
 _INTS = np.array([*BASE_VALUES, *BID_VALUES], np.int64)  # base values 0..4, bids from 5
 
 
-def _params(margin: float) -> np.ndarray:
-    """The heuristic's thresholds (read from :mod:`.heuristic` at every call) and ``margin``."""
-    return np.array(
-        [h.SUIT_PLAYABLE, h.SUIT_HAND, h.GRAND_PLAYABLE, h.GRAND_HAND, h.FINAL_SUIT,
-         h.FINAL_GRAND, h.SF_WIN, h.SF_LOSS, h.SF_DEFENCE, margin, h.NULL_OUVERT_HAND,
-         h.NULL_OUVERT, h.NULL_PICKUP],
-        np.float64,
-    )  # fmt: skip
+_NULLS = (NULL_VALUES[(True, True)], NULL_VALUES[(False, True)], NULL_VALUES[(False, False)])
+
+
+def _params(margin: float, thresholds: tuple[float, ...]) -> np.ndarray:
+    """The kernel's constants: the heuristic's nine thresholds, ``margin``, the null values."""
+    if len(thresholds) != 9:
+        raise ValueError(f"expected the heuristic's 9 thresholds, got {thresholds!r}")
+    return np.array([*thresholds, margin, *_NULLS], np.float64)
 
 
 _SUIT_PLAYABLE, _SUIT_HAND, _GRAND_PLAYABLE, _GRAND_HAND, _FINAL_SUIT, _FINAL_GRAND = range(6)
@@ -743,9 +751,17 @@ def _rows(obs: np.ndarray) -> np.ndarray:
     return rows
 
 
-def decide_batch(obs: np.ndarray, masks: np.ndarray, margin: float = 0.0) -> np.ndarray:
+def decide_batch(
+    obs: np.ndarray,
+    masks: np.ndarray,
+    margin: float,
+    thresholds: tuple[float, ...],
+    act: Callable[[dict[str, np.ndarray]], int],
+) -> np.ndarray:
     """The heuristic's move (``int64[B]``) for each row of observations ``float32[B, 450]``
-    and action masks ``[B, 121]`` (rows of the player to act)."""
+    and action masks ``[B, 121]`` (rows of the player to act), with its ``margin`` and
+    ``thresholds`` (``heuristic.THRESHOLDS``); ``act`` (the agent's, one observation dict)
+    decides row by row when numba is missing."""
     obs = np.asarray(obs)
     masks = np.ascontiguousarray(np.asarray(masks) != 0)
     if obs.ndim != 2 or obs.shape[1] < OBS_SIZE or masks.shape != (len(obs), NUM_MOVES):
@@ -753,20 +769,14 @@ def decide_batch(obs: np.ndarray, masks: np.ndarray, margin: float = 0.0) -> np.
             f"expected observations [B, {OBS_SIZE}] and masks [B, {NUM_MOVES}], "
             f"got {obs.shape} and {masks.shape}"
         )
+    params = _params(margin, thresholds)
     if njit is None:
-        return _rows_one_by_one(obs, masks, margin)
+        rows = zip(obs, masks, strict=True)
+        return np.array([act({"observation": o, "action_mask": m}) for o, m in rows], np.int64)
     out = np.empty(len(obs), np.int64)
     if len(obs):
-        _decide(_TABLES, _params(margin), _rows(obs), masks, out)
+        _decide(_TABLES, params, _rows(obs), masks, out)
     return out
-
-
-def _rows_one_by_one(obs: np.ndarray, masks: np.ndarray, margin: float) -> np.ndarray:
-    from skat_env.encoding.observation import decode
-
-    agent = h.HeuristicAgent(margin)
-    return np.array([agent.act_view(decode(o, m)) for o, m in zip(obs, masks, strict=True)],
-                    np.int64)  # fmt: skip
 
 
 _TABLES = (_CT, _ESM, _PTS, _TORD, _INTS, _MOVES)

@@ -11,7 +11,7 @@ import pytest
 
 from skat_env import vector
 from skat_env.agents import heuristic_batched
-from skat_env.agents.heuristic import HeuristicAgent
+from skat_env.agents.heuristic import HIGHER, LOWER, HeuristicAgent
 from skat_env.agents.heuristic_batched import decide_batch
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT, Game
 from skat_env.core.moves import MOVE_INDEX
@@ -68,7 +68,7 @@ def _decisions(
 )
 def test_batched_moves_equal_the_single_game_heuristic(games, explore, margin, nulls):
     data = _decisions(games, explore, margin, seed=int(games + 10 * margin), nulls=nulls)
-    got = decide_batch(data["obs"], data["mask"], margin)
+    got = HeuristicAgent(margin).act_batch(data["obs"], data["mask"])
     wrong = np.flatnonzero(got != data["move"])
     assert not len(wrong), [(data["kind"][i], data["move"][i], got[i]) for i in wrong[:5]]
     kinds, counts = np.unique(data["kind"], return_counts=True)
@@ -119,15 +119,27 @@ def test_tournament_records_do_not_depend_on_batching():
 def test_without_numba_rows_are_decided_one_by_one(monkeypatch):
     data = _decisions(5, 0.1, 0.0, seed=1)
     monkeypatch.setattr(heuristic_batched, "njit", None)
-    np.testing.assert_array_equal(decide_batch(data["obs"], data["mask"]), data["move"])
+    agent = HeuristicAgent()
+    np.testing.assert_array_equal(agent.act_batch(data["obs"], data["mask"]), data["move"])
 
 
 def test_empty_batch_and_bad_shapes():
-    assert decide_batch(np.zeros((0, 450), np.float32), np.zeros((0, 121), np.int8)).shape == (0,)
+    agent = HeuristicAgent()
+    assert agent.act_batch(np.zeros((0, 450), np.float32), np.zeros((0, 121), np.int8)).shape == (
+        0,
+    )
     with pytest.raises(ValueError, match="expected observations"):
-        decide_batch(np.zeros((2, 450), np.float32), np.zeros((3, 121), np.int8))
+        agent.act_batch(np.zeros((2, 450), np.float32), np.zeros((3, 121), np.int8))
     with pytest.raises(ValueError, match="expected observations"):
-        decide_batch(np.zeros((2, 100), np.float32), np.zeros((2, 121), np.int8))
+        agent.act_batch(np.zeros((2, 100), np.float32), np.zeros((2, 121), np.int8))
+    with pytest.raises(ValueError, match="9 thresholds"):
+        decide_batch(np.zeros((1, 450), np.float32), np.zeros((1, 121), np.int8), 0.0, (1.0,),
+                     agent.act)  # fmt: skip
+
+
+def test_kernel_tables_are_the_heuristics():
+    np.testing.assert_array_equal(heuristic_batched._CT[2], HIGHER)
+    np.testing.assert_array_equal(heuristic_batched._CT[3], LOWER)
 
 
 def test_bench_heuristic_runs_and_checks_the_moves(capsys):
