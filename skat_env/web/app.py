@@ -9,11 +9,15 @@ Bad requests get a 4xx JSON ``{"error": "..."}`` and leave every game unchanged.
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
+import ctypes.util
 import json
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +53,12 @@ STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 256  # games kept in memory; the least recently used is evicted beyond this
 MAX_UPLOADS = 64  # uploaded record files kept (and at most UPLOAD_BUDGET_BYTES of text)
 DEFAULT_OPPONENTS = ("heuristic", "heuristic")
+_UPLOADER = ThreadPoolExecutor(1, "skat-upload")
+try:
+    _LIBC: Any = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    _LIBC.malloc_trim  # noqa: B018 (glibc only)
+except (OSError, AttributeError):
+    _LIBC = None
 LISTED = 1000  # an upload's answer lists its first records; the others are "{uid}.{i}"
 BUILTIN_SPECS = ("heuristic", "random", "pimc")
 
@@ -390,6 +400,28 @@ async def _post(request: Request, method: Any, *args: Any) -> JSONResponse:
     return await run_in_threadpool(lambda: JSONResponse(method(*args, _parse(raw))))
 
 
+async def _upload(request: Request, method: Any) -> JSONResponse:
+    """Uploads are parsed one at a time in one thread of their own: at most one large text
+    is in memory, and its freed memory is reused by the next (a thread per upload would
+    leave each of them a malloc arena holding its freed pages)."""
+    raw = await request.body()
+
+    def work() -> JSONResponse:
+        try:
+            return JSONResponse(method(_parse(raw)))
+        finally:
+            _release_free_memory()
+
+    return await asyncio.get_running_loop().run_in_executor(_UPLOADER, work)
+
+
+def _release_free_memory() -> None:
+    """Give the pages freed by parsing an upload back to the system (glibc's malloc_trim;
+    elsewhere nothing): the parse's transient memory is many times the records it keeps."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         return {}
@@ -465,7 +497,7 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
 
     @app.post("/api/records")
     async def upload(request: Request) -> JSONResponse:
-        return await _post(request, srv.upload)
+        return await _upload(request, srv.upload)
 
     @app.get("/api/records/{rid}")
     def watch(rid: str, step: str | None = None, view: str | None = None) -> JSONResponse:
