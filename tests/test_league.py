@@ -1,18 +1,15 @@
-"""The league: pair line-ups, least-squares ratings, determinism, the CLI and its outputs."""
+"""skat_env.league: pair line-ups, least-squares ratings, determinism, table and plot (its
+command line: tests/test_cli_league.py)."""
 
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from skat_env import tournament
-from skat_env.cli import league as cli
 from skat_env.league import (
     LeagueError,
     fit_ratings,
@@ -124,47 +121,6 @@ def test_table_and_plot(small, tmp_path):
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_cli_default_outputs_never_overwrite(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    argv = ["--agents", "random", "heuristic", "--deals", "2", "--no-progress"]
-    assert cli.main(argv) == 0
-    assert cli.main(argv) == 0
-    outs = sorted((tmp_path / "results").glob("league-*.json"))
-    assert len(outs) == 2 and all(p.with_suffix(".png").is_file() for p in outs)
-    data = json.loads(outs[0].read_text())
-    assert data["command"].startswith("skat-league --agents random heuristic")
-    assert data["ratings"] == json.loads(outs[1].read_text())["ratings"]
-    assert "wrote results/league-" in capsys.readouterr().out
-
-
-def test_cli_default_agents_include_the_shipped_model(monkeypatch, tmp_path, capsys):
-    pytest.importorskip("sb3_contrib")  # the train extra plays the shipped PPO model
-    monkeypatch.chdir(ROOT)
-    rc = cli.main(["--deals", "1", "--json", str(tmp_path / "l.json"), "--no-plot"])
-    assert rc == 0
-    assert set(json.loads((tmp_path / "l.json").read_text())["ratings"]) == set(cli.DEFAULT_AGENTS)
-    monkeypatch.chdir(tmp_path)  # the default model path is relative to the working directory
-    assert cli.main(["--deals", "1", "--no-plot"]) == 2
-    assert "no model file at 'models/ppo_skat.zip'" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(
-    ("argv", "match"),
-    [
-        (["--agents", "random", "bogus"], "unknown agent"),
-        (["--agents", "random", "heuristic", "--deals", "0"], "deals must be"),
-        (["--agents", "random", "heuristic", "--json", "no/such/dir/x.json"], "does not exist"),
-    ],
-)
-def test_cli_errors_are_one_line(argv, match, capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert cli.main([*argv, "--no-progress"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("skat-league: error:") and "Traceback" not in err
-    assert re.search(match, err)
-    assert not (tmp_path / "results").exists() or not list((tmp_path / "results").iterdir())
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_pair_reports_every_game(workers, monkeypatch):
     from skat_env.agents import HeuristicAgent
@@ -188,15 +144,3 @@ def test_batched_agent_keeps_its_fast_path():
     assert counts == [6, 6]
     again = pair_margins(ppo, "heuristic", deals=2, seed=0)
     assert np.array_equal(res["margins"], again["margins"])
-
-
-def test_script_names_itself_in_the_saved_command(tmp_path):
-    """``python league.py`` records the command as it was typed, ``skat-league`` likewise."""
-    out = tmp_path / "x.json"
-    done = subprocess.run(
-        [sys.executable, "league.py", "--agents", "random", "heuristic", "--deals", "2",
-         "--json", str(out), "--no-plot", "--no-progress"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert json.loads(out.read_text())["command"].startswith("python league.py --agents random")
