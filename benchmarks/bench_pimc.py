@@ -2,6 +2,7 @@
 
     python benchmarks/bench_pimc.py [--specs pimc pimc:fast] [--games 12] [--seed 0]
     python benchmarks/bench_pimc.py --accuracy 60 [--seed 0]
+    python benchmarks/bench_pimc.py --world-cost 40 [--seed 0]
 
 Each spec plays every seat of ``--games`` deals against the heuristic (one core, one
 process; the solver is compiled by a warm-up game first). A card decision is timed per trick
@@ -11,6 +12,14 @@ Prints count, mean, median, 90th percentile and max seconds per phase.
 ``--accuracy N``: card decisions at tricks 2-8 of N heuristic games; for each, the true
 deal is solved double dummy and the utility lost by pimc's card (the best card's utility
 minus the chosen one's, from the player's side) is averaged, with and without inference.
+
+``--world-cost N``: seconds to solve one world (every legal card, as
+:func:`skat_env.search.pimc.world_values` does at that trick: threshold bands, exact points
+late) at every card decision of tricks 1-3 of N heuristic games, on the true deal, with one
+solver kept across the decisions as the agent keeps it: the previous solver, the solver,
+and the solver with pimc's node limit per card (its table cleared per decision). Prints
+mean, median, p90 and max per game family and trick: the measurements behind
+``skat_env.search.pimc.WORLD_COST``.
 """
 
 from __future__ import annotations
@@ -103,13 +112,67 @@ def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, se
         lost[name].append(best - sign * true[card])
 
 
+def world_cost(games: int, seed: int) -> dict[tuple[str, int, str], list[float]]:
+    """Seconds per world by (family, trick 1..3, solver) over ``games`` heuristic games, for
+    the previous solver (``solver_reference.py``), the solver, and the solver with pimc's node
+    limit (``capped``), on the same decisions."""
+    from solver_reference import ReferenceSolver
+
+    from skat_env.core.tables import GRAND, NULL
+    from skat_env.search import pimc as search
+    from skat_env.search.solver import Solver
+    from skat_env.search.worlds import World
+
+    new = Solver()
+    runs = (("old", ReferenceSolver(), None), ("new", new, None))
+    runs += (("capped", new, search.SearchConfig().max_nodes),)
+    other = HeuristicAgent()
+    times: dict[tuple[str, int, str], list[float]] = {}
+    for i in range(-1, games):  # game -1 compiles the kernels
+        game = Game.random(seed + 20_000 + i, dealer=i % 3)
+        while not game.is_over:
+            view = observation_view(player_view(game, game.to_act))
+            trick = sum(game.tricks_won) + 1
+            if game.phase == PLAY and trick <= 3 and bin(game.legal_mask()).count("1") > 1:
+                g = game.contract.game
+                family = "null" if g == NULL else "grand" if g == GRAND else "suit"
+                world = World(tuple(game.hands), game.declarer_skat)
+                exact = 10 - sum(game.tricks_won) <= search.SearchConfig().exact_tricks
+                for name, solver, limit in runs:
+                    if limit is not None and not exact:
+                        solver.clear()  # as pimc does once per decision
+                    start = time.perf_counter()
+                    search.world_values(view, world, solver, exact, max_nodes=limit)
+                    if i >= 0:
+                        key = (family, trick, name)
+                        times.setdefault(key, []).append(time.perf_counter() - start)
+            game.step(other.act_view(view))
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", nargs="+", default=["pimc", "pimc:fast"])
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--accuracy", type=int, default=0, help="games for the accuracy test")
+    ap.add_argument("--world-cost", type=int, default=0, help="games for the cost per world")
     args = ap.parse_args()
+    if args.world_cost:
+        times = world_cost(args.world_cost, args.seed)
+        print(f"seconds per world, {args.world_cost} heuristic games (true deals)")
+        print(
+            f"{'family':6s} {'trick':>5s} {'n':>5s} {'solver':6s} {'mean':>7s} {'median':>7s}",
+            end="",
+        )
+        print(f" {'p90':>7s} {'max':>7s}")
+        for (family, trick, name), v in sorted(times.items(), key=lambda kv: kv[0][:2]):
+            t = np.array(v)
+            print(
+                f"{family:6s} {trick:5d} {t.size:5d} {name:6s} {t.mean():7.3f} {np.median(t):7.3f}"
+                f" {np.quantile(t, 0.9):7.3f} {t.max():7.3f}"
+            )
+        return
     if args.accuracy:
         for name, (loss, share) in accuracy(args.accuracy, args.seed).items():
             print(f"{name:9s} utility lost per card {loss:6.2f}  best card {share:.1%}")

@@ -4,9 +4,13 @@ Fixed seeded deals (``random_deal(seed)``). The declarer keeps its 10 cards and 
 discard (its points count for the declarer); it is the seat with the strongest hand for the
 game kind: suit, the seat and trump suit with the most trumps (jacks counted), then jacks;
 grand, the most jacks, then aces; null, the fewest cards above a nine. Forehand (seat 0)
-leads. One solver, one thread, numba compile excluded (warm-up first). Prints median / p90 /
-p99 / max time and nodes per query (solve: exact value; reaches 61; best_moves: the exact
-value of every legal first card; best_moves 61: 1/0 per first card), each from an empty table:
+leads. One thread, numba compile excluded (warm-up first). Prints median / p90 / p99 / max
+time and nodes per query (solve: exact value; reaches 61; best_moves: the exact value of
+every legal first card; best_moves 61: 1/0 per first card), each from an empty table, for
+the solver (``new``) and the previous one (``old``: commit e175a62, frozen in
+``solver_reference.py``) on the same deals, one after the other per deal (so both see the
+same load), with the ratio old / new of the medians and of the total times; the answers
+must agree. ``--no-old`` times the solver alone:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000 --queries solve
@@ -18,6 +22,7 @@ import argparse
 import time
 
 import numpy as np
+from solver_reference import ReferenceSolver  # benchmarks/ is on the path (script or tests)
 
 from skat_env.core.game import random_deal
 from skat_env.core.tables import EFFECTIVE_SUIT_MASK, GRAND, NULL, TRUMP, points_of
@@ -61,12 +66,20 @@ def deal_position(seed: int, kind: str) -> Position:
     return Position(game, decl, tuple(hands), leader=0, declarer_points=points_of(skat))
 
 
-def _time(fn, pos: Position, solver: Solver) -> tuple[float, int]:
+def _time(fn, pos: Position, solver) -> tuple[float, int, object]:
     solver.clear()  # every query starts from an empty table
     solver.reset_nodes()
     t = time.perf_counter()
-    fn(pos)
-    return time.perf_counter() - t, solver.nodes
+    answer = fn(solver, pos)
+    return time.perf_counter() - t, solver.nodes, answer
+
+
+QUERY_FNS = {
+    "solve": lambda s, p: s.solve(p),
+    "reaches 61": lambda s, p: s.reaches(p, 61),
+    "best_moves": lambda s, p: s.best_moves(p),
+    "best_moves 61": lambda s, p: s.best_moves(p, 61),
+}
 
 
 def run(
@@ -75,42 +88,54 @@ def run(
     kinds: tuple[str, ...] = KINDS,
     tt_bits: int = 20,
     only: tuple[str, ...] = QUERIES,
+    old: bool = True,
 ) -> list:
-    """Rows (kind, query, times in s, nodes) over ``deals`` deals per kind (queries ``only``)."""
-    solver = Solver(tt_bits=tt_bits)
-    queries = {
-        "solve": solver.solve,
-        "reaches 61": lambda p: solver.reaches(p, 61),
-        "best_moves": solver.best_moves,
-        "best_moves 61": lambda p: solver.best_moves(p, 61),
-    }
-    solver.solve(deal_position(10**6, "grand"))  # warm-up: compile or load the kernels
-    solver.best_moves(deal_position(10**6, "null"))
+    """Rows (kind, query, solver name, times in s, nodes) over ``deals`` deals per kind
+    (queries ``only``), for the solver and (``old``) the previous one, per deal in turn."""
+    solvers = {"new": Solver(tt_bits=tt_bits)}
+    if old:
+        solvers["old"] = ReferenceSolver(tt_bits=tt_bits)
+    for solver in solvers.values():  # warm-up: compile or load the kernels
+        solver.solve(deal_position(10**6, "grand"))
+        solver.best_moves(deal_position(10**6, "null"))
     rows = []
     for kind in kinds:
-        for name, fn in queries.items():
+        for name, fn in QUERY_FNS.items():
             if kind == "null" and name.endswith("61") or name not in only:
                 continue  # "61" is the same question as solve in null
-            times, nodes = [], []
+            times = {k: [] for k in solvers}
+            nodes = {k: [] for k in solvers}
             for i in range(deals):
-                dt, n = _time(fn, deal_position(seed0 + i, kind), solver)
-                times.append(dt)
-                nodes.append(n)
-            rows.append((kind, name, np.array(times), np.array(nodes)))
+                pos = deal_position(seed0 + i, kind)
+                answers = []
+                for key, solver in solvers.items():
+                    dt, n, answer = _time(fn, pos, solver)
+                    times[key].append(dt)
+                    nodes[key].append(n)
+                    answers.append(answer)
+                if any(a != answers[0] for a in answers):
+                    raise AssertionError(f"{kind} {name} deal {seed0 + i}: answers {answers}")
+            for key in reversed(solvers):
+                rows.append((kind, name, key, np.array(times[key]), np.array(nodes[key])))
     return rows
 
 
 def table(rows: list) -> str:
-    head = f"{'game':6} {'query':13} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-    head += f" {'nodes med':>10} {'nodes p99':>10}"
+    head = f"{'game':6} {'query':13} {'solver':6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8}"
+    head += f" {'max ms':>8} {'nodes med':>10} {'nodes p99':>10}"
     lines = [head]
-    for kind, name, t, n in rows:
+    last: dict[tuple[str, str], np.ndarray] = {}
+    for kind, name, key, t, n in rows:
         q = np.percentile(t * 1e3, [50, 90, 99, 100])
         m = np.percentile(n, [50, 99])
-        lines.append(
-            f"{kind:6} {name:13} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
-            f" {m[0]:10.0f} {m[1]:10.0f}"
-        )
+        line = f"{kind:6} {name:13} {key:6} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
+        line += f" {m[0]:10.0f} {m[1]:10.0f}"
+        old = last.get((kind, name))
+        if key == "new" and old is not None:
+            line += f"   old/new: median {np.median(old) / np.median(t):.1f}x"
+            line += f", total {old.sum() / t.sum():.1f}x"
+        last[(kind, name)] = t
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -121,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="suit,grand,null", help="suit,grand,null")
     ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
     ap.add_argument("--queries", default=",".join(QUERIES), help=",".join(QUERIES))
+    ap.add_argument("--no-old", action="store_true", help="time the solver alone")
     a = ap.parse_args(argv)
     kinds = tuple(k for k in a.kinds.split(",") if k)
     only = tuple(q for q in a.queries.split(",") if q)
@@ -130,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if not only or any(q not in QUERIES for q in only):
         ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
-    print(table(run(a.deals, a.seed, kinds, a.tt_bits, only)))
+    print(table(run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old)))
     return 0
 
 

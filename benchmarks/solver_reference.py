@@ -582,8 +582,9 @@ BLOCKS = tuple((_blocks(g, True), _blocks(g, False)) for g in range(NUM_GAMES))
 
 
 class ReferenceSolver:
-    """That commit's ``Solver`` for suit and grand games: ``solve``, ``reaches`` and
-    ``best_moves`` (exact or with a target), ``nodes``, ``clear``."""
+    """That commit's ``Solver``: ``solve`` (null: 1/0 stays trickless), ``reaches`` (suit,
+    grand), ``best_moves`` (exact or with a target; null: 1/0 per card), ``nodes``,
+    ``clear``."""
 
     def __init__(self, tt_bits: int = 20):
         size = 1 << tt_bits
@@ -606,10 +607,8 @@ class ReferenceSolver:
     def clear(self) -> None:
         self._keys.fill(-1)
 
-    def _args(self, pos: Position) -> tuple:
-        if pos.validate().game == NULL:
-            raise ValueError("the reference solver answers suit and grand games only")
-        g = pos.game
+    def _args(self, pos: Position, mode: int) -> tuple:
+        g = pos.validate().game
         perm = TO_LAYOUT[g]
         h = [0, 0, 0]
         for seat in range(3):
@@ -618,37 +617,45 @@ class ReferenceSolver:
                     h[seat] |= 1 << int(perm[c])
         t = [int(perm[c]) for c in pos.trick] + [-1, -1]
         live = pos.hands[0] | pos.hands[1] | pos.hands[2] | mask_of(pos.trick)
-        rem = sum(CARD_POINTS[c] for c in range(NUM_CARDS) if live >> c & 1)
-        head = (
-            EFF[g],
-            SMASK[g],
-            PTS[g],
-            self._keys,
-            self._lbs,
-            self._ubs,
-            self._mvs,
-            BLOCKS[g][0],
-            self._ws,
-            self._fr,
-            self._ctr,
-            pos.declarer,
-            MODE_POINTS,
-            g,
-        )
+        if mode == MODE_POINTS:
+            rem = sum(CARD_POINTS[c] for c in range(NUM_CARDS) if live >> c & 1)
+        else:
+            rem = pos.tricks_left
+        blocks = BLOCKS[g][0 if mode == MODE_POINTS else 1]
+        head = (EFF[g], SMASK[g], PTS[g], self._keys, self._lbs, self._ubs, self._mvs,
+                blocks, self._ws, self._fr, self._ctr, pos.declarer, mode, g)  # fmt: skip
         return head + (h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem)
 
     def solve(self, pos: Position) -> int:
-        return pos.declarer_points + int(_value(*self._args(pos)))
+        if pos.game == NULL:  # 1: the declarer can stay trickless
+            safe = _search(*self._args(pos, MODE_TRICKS_MIN), 0, 1) < 1
+            return int(safe and pos.declarer_tricks == 0)
+        return pos.declarer_points + int(_value(*self._args(pos, MODE_POINTS)))
 
     def reaches(self, pos: Position, target: int) -> bool:
+        if pos.game == NULL:
+            raise ValueError("the reference's reaches is for suit and grand games")
         need = target - pos.declarer_points
-        return _search(*self._args(pos), need - 1, need) >= need
+        return _search(*self._args(pos, MODE_POINTS), need - 1, need) >= need
 
-    def best_moves(self, pos: Position, target: int | None = None) -> dict[int, int]:
-        need = -1 if target is None else max(0, target - pos.declarer_points)
-        _root_moves(*self._args(pos), need, self._out)
+    def best_moves(
+        self, pos: Position, target: int | None = None, guess=None, max_nodes=None
+    ) -> dict[int, int]:
+        """``guess`` is ignored (that solver always bisected); it had no ``max_nodes``."""
+        if max_nodes is not None:
+            raise ValueError("the reference solver has no node limit")
+        null = pos.game == NULL
+        if null:
+            need = 1
+        else:
+            need = -1 if target is None else max(0, target - pos.declarer_points)
+        _root_moves(*self._args(pos, MODE_TRICKS_MIN if null else MODE_POINTS), need, self._out)
         res = {}
         for k in np.flatnonzero(self._out >= 0):
             v = int(self._out[k])
-            res[int(TO_CARD[pos.game][k])] = v + (pos.declarer_points if target is None else 0)
+            if null:
+                v = 1 - v if pos.declarer_tricks == 0 else 0
+            elif target is None:
+                v += pos.declarer_points
+            res[int(TO_CARD[pos.game][k])] = v
         return res

@@ -315,6 +315,23 @@ def test_endgames_match_the_previous_solver(seed):
     assert new.solve(p) == old.solve(p)
 
 
+def test_node_limit_leaves_unsettled_cards_none():
+    """A card whose search runs past ``max_nodes`` has no value (None); every other card
+    has its true one, and the table stays valid for later searches."""
+    p = _deal_position(3, 0)
+    full, exact = Solver(tt_bits=16).best_moves(p, 61), Solver(tt_bits=16).best_moves(p)
+    s = Solver(tt_bits=16)
+    for target, want in ((61, full), (None, exact)):
+        part = s.best_moves(p, target, max_nodes=200)
+        assert set(part) == set(want) and None in part.values()
+        assert all(v is None or v == want[c] for c, v in part.items())
+        assert s.best_moves(p, target) == want
+        assert s.best_moves(p, target, max_nodes=10**9) == want
+    for bad in (0, -5, 1.5, True):
+        with pytest.raises(ValueError):
+            s.best_moves(p, 61, max_nodes=bad)
+
+
 # --- the benchmark runs ---
 
 
@@ -325,11 +342,13 @@ def test_bench_solver_smoke(capsys):
     assert bench_solver.main(["--deals", "2", "--kinds", "null,suit", "--tt-bits", "16"]) == 0
     out = capsys.readouterr().out
     assert "suit   solve" in out and "null   best_moves" in out and "suit   best_moves 61" in out
+    assert "suit   solve         old" in out and "old/new: median" in out  # side by side
     with pytest.raises(SystemExit):
         bench_solver.main(["--kinds", "bridge"])
-    assert bench_solver.main(["--deals", "1", "--kinds", "null", "--queries", "solve"]) == 0
+    args = ["--deals", "1", "--kinds", "null", "--queries", "solve", "--no-old"]
+    assert bench_solver.main(args) == 0
     out = capsys.readouterr().out
-    assert "null   solve" in out and "best_moves" not in out
+    assert "null   solve" in out and "best_moves" not in out and " old " not in out
     with pytest.raises(SystemExit):
         bench_solver.main(["--queries", "solve,guess"])
     # The benchmark's full deals are consistent positions: the exact value is reachable and

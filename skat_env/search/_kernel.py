@@ -568,6 +568,8 @@ def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
 
     ``rem`` is the number of units still open (the current trick's cards included).
     Depth-first on an explicit frame stack (numba cannot cache recursive functions).
+    Returns -1 (no answer) once the node count ``ctr[0]`` passes ``ctr[1]`` (if > 0); what
+    the table learnt until then stays valid.
     """
     fr[0, H0], fr[0, H1], fr[0, H2] = h0, h1, h2
     fr[0, LEAD], fr[0, NTR], fr[0, C0], fr[0, C1] = leader, ntr, c0, c1
@@ -575,6 +577,8 @@ def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
     sp = 0
     while True:
         r = _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp)
+        if ctr[1] > 0 and ctr[0] > ctr[1]:
+            return -1
         done = r >= 0
         while True:
             if done:
@@ -616,7 +620,8 @@ def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
 def _value(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
            h0, h1, h2, leader, ntr, c0, c1, rem, guess):  # fmt: skip
     """Exact minimax value (declarer's units from here) by zero-window probes; each fail-soft
-    answer moves one bound past the probe. Without a guess (``guess < 0``) each probe bisects
+    answer moves one bound past the probe (-1: the node limit of :func:`_search` struck).
+    Without a guess (``guess < 0``) each probe bisects
     the bounds known so far (fewer nodes than one full-window search). With one, the first
     probe asks for ``guess`` and the next ones gallop away from it (1, 2, 4, ... units past
     the last bound, MTD(f) while the steps stay at 1): a good guess settles the value in two
@@ -633,6 +638,8 @@ def _value(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             need = min(max(g, lo + 1), hi)
         r = _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                     h0, h1, h2, leader, ntr, c0, c1, rem, need - 1, need)  # fmt: skip
+        if r < 0:
+            return -1
         up = 1 if r >= need else -1
         if up == 1:
             lo = r
@@ -670,12 +677,13 @@ def _child(eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card):
 
 @njit(cache=True)
 def _root_moves(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
-                h0, h1, h2, leader, ntr, c0, c1, rem, need, guess, out):  # fmt: skip
+                h0, h1, h2, leader, ntr, c0, c1, rem, need, guess, max_nodes, out):  # fmt: skip
     """Value of every legal card at the root into ``out[card]`` (layout ids; -1 = illegal).
 
     ``need < 0``: exact units (``guess``: of the first card, < 0 for none; each later card
     starts from the value of the one before); else 1/0 whether the max side reaches ``need``
-    after the card.
+    after the card. ``max_nodes > 0``: each card's search stops after that many nodes and
+    leaves -2 (unknown).
     """
     player = (leader + ntr) % 3
     hand = h0 if player == 0 else (h1 if player == 1 else h2)
@@ -693,14 +701,17 @@ def _root_moves(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
         a0, a1, a2, ld, nt, d0, d1, got, closed = _child(
             eff, pts, decl, mode, h0, h1, h2, leader, ntr, c0, c1, card
         )
+        ctr[1] = ctr[0] + max_nodes if max_nodes > 0 else 0
         if need < 0:
             v = _value(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                        a0, a1, a2, ld, nt, d0, d1, rem - closed,
                        max(0, guess - got) if guess >= 0 else -1)  # fmt: skip
-            out[card] = got + v
-            guess = got + v  # the next card's first guess
+            out[card] = got + v if v >= 0 else -2
+            if v >= 0:
+                guess = got + v  # the next card's first guess
         else:
             r = _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode,
                         game, a0, a1, a2, ld, nt, d0, d1, rem - closed, need - got - 1,
                         need - got)  # fmt: skip
-            out[card] = 1 if r >= need - got else 0
+            out[card] = -2 if r < 0 else (1 if r >= need - got else 0)
+    ctr[1] = 0

@@ -8,12 +8,16 @@ result minus the defenders' (``score + 50`` won, ``score - 50 - 80`` lost), comp
 the bid (overbid rule) and the final card points. The declarer maximises the mean, the
 defenders minimise it.
 
-Early in the play exact card points cost too much (a trick-1 search visits millions of
+Early in the play exact card points cost too much (a trick-1 search visits about a million
 nodes), so the solver answers threshold questions instead: "does this card still reach 61?"
 (90 with schneider announced); when every card answers the same, the next threshold (90
 above, 31 below) separates them. The card points are then known to a band (<31, 31-60,
-61-89, 90+) and scored at a point inside it. With few tricks left the exact points are
-cheap and used (the band's utility plus a small tie-break per card point).
+61-89, 90+) and scored at a point inside it. Each such search stops after
+``SearchConfig.max_nodes`` nodes: the few cards that would cost more (their value lies close
+to the threshold, the search times are heavy-tailed) are scored halfway between the two
+bands; the table is cleared first so that the answers depend on the position alone. With
+few tricks left the exact points are cheap and used (the band's utility plus a small
+tie-break per card point), each world's search starting from the previous world's value.
 
 :func:`contract_outcomes` solves a declarer's contract from the first lead in each world:
 the bidding, skat, discard and declaration decisions of ``agents/pimc.py`` use it.
@@ -38,6 +42,7 @@ BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider
 BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
 SECOND_PASS_TRICKS = 7  # ask a second threshold only with this many tricks left (cost)
 POINT_TIE_BREAK = 0.1  # utility per card point with exact values (tie-break within a band)
+MAX_NODES = 20_000  # node limit of a threshold search (about 5-10 ms on one core)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,25 +50,28 @@ class SearchConfig:
     """How much a PIMC decision may search.
 
     ``worlds``: most worlds per decision; ``budget``: expected seconds per decision: fewer
-    worlds where :data:`WORLD_COST` says a world costs more (none: the fallback card), a
-    count fixed by the position, so a seed gives the same moves;
+    worlds where :data:`WORLD_COST` says a world costs more (at least one), a count fixed
+    by the position, so a seed gives the same moves;
     ``seconds``: safety cap, no new world after this much time (only a pathologically slow
     search reaches it; the moves then depend on speed);
     ``inference``: weight worlds by the auction and declaration; ``pool``: uniform draws
     per kept world when inference is on; ``exact_tricks``: exact card points once at most
-    this many tricks remain.
+    this many tricks remain; ``max_nodes``: node limit of each threshold search (None: none).
     """
 
-    worlds: int = 8
+    worlds: int = 32
     seconds: float | None = None
     inference: bool = True
     pool: int = 4
     exact_tricks: int = 5
     budget: float = 0.4  # expected seconds per decision, from WORLD_COST (deterministic)
+    max_nodes: int | None = MAX_NODES
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
             raise ValueError(f"worlds must be >= 1, got {self.worlds}")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise ValueError(f"max_nodes must be >= 1 or None, got {self.max_nodes}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be > 0 or None, got {self.seconds}")
         if self.budget < 0:
@@ -84,13 +92,13 @@ LATE_COST = 0.005
 
 
 def worlds_for(view: PlayerView, config: SearchConfig) -> int:
-    """Worlds to solve for a card decision: as many as the budget pays for, at most
-    ``config.worlds`` (0: the search cannot afford a single world here)."""
+    """Worlds to solve for a card decision: as many as the budget pays for, at least one
+    (the node limit bounds a world's cost), at most ``config.worlds``."""
     game = view.contract.game
     family = "null" if game == NULL else "grand" if game == 4 else "suit"
     trick = sum(view.tricks)
     cost = WORLD_COST[family][trick] if trick < 3 else LATE_COST
-    return min(config.worlds, int(config.budget / cost))
+    return max(1, min(config.worlds, int(config.budget / cost)))
 
 
 def utility(contract: Contract, bid: int, twelve: int, points: int, tricks: int = -1) -> float:
@@ -131,27 +139,60 @@ def position_of(view: PlayerView, world: World) -> Position:
     )
 
 
-def world_values(view: PlayerView, world: World, solver: Solver, exact: bool) -> dict[int, float]:
-    """Utility of each legal card in one world (exact card points or threshold bands)."""
+def world_values(
+    view: PlayerView,
+    world: World,
+    solver: Solver,
+    exact: bool,
+    max_nodes: int | None = None,
+    guess: int | None = None,
+) -> dict[int, float]:
+    """Utility of each legal card in one world (exact card points or threshold bands; see
+    the module doc for ``max_nodes``; ``guess``: expected exact points, the search's first
+    probe)."""
+    return _world_values(view, world, solver, exact, max_nodes, guess)[0]
+
+
+def _world_values(
+    view: PlayerView,
+    world: World,
+    solver: Solver,
+    exact: bool,
+    max_nodes: int | None,
+    guess: int | None,
+) -> tuple[dict[int, float], int | None]:
+    """(:func:`world_values`, the exact points of the first card: the next world's guess)."""
     c, d = view.contract, view.declarer
     twelve = world.hands[d] | view.played[d] | world.skat
     pos = position_of(view, world)
     if c.game == NULL:
-        return {k: utility(c, view.bid, twelve, v) for k, v in solver.best_moves(pos).items()}
+        made, failed = utility(c, view.bid, twelve, 1), utility(c, view.bid, twelve, 0)
+        vals = solver.best_moves(pos, max_nodes=max_nodes)
+        return {
+            k: (made + failed) / 2 if v is None else (made if v else failed)
+            for k, v in vals.items()
+        }, None
     if exact:
-        vals = solver.best_moves(pos)
-        return {k: utility(c, view.bid, twelve, p) + POINT_TIE_BREAK * p for k, p in vals.items()}
+        vals = solver.best_moves(pos, guess=guess)
+        out = {k: utility(c, view.bid, twelve, p) + POINT_TIE_BREAK * p for k, p in vals.items()}
+        return out, next(iter(vals.values()))
     bands = _band_utilities(c, view.bid, twelve)
     key = 2 if c.schneider else 1
-    first = solver.best_moves(pos, BANDS[key])
-    level = {k: key + r for k, r in first.items()}  # thresholds reached, as far as known
+    first = solver.best_moves(pos, BANDS[key], max_nodes=max_nodes)
+    level = {k: key + (0.5 if r is None else r) for k, r in first.items()}  # thresholds reached
     outcomes = set(first.values())
-    if len(outcomes) == 1 and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
+    if len(outcomes) == 1 and None not in outcomes and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
         nxt = key + 1 if 1 in outcomes else key - 1
         if 0 <= nxt < len(BANDS):
-            second = solver.best_moves(pos, BANDS[nxt])
-            level = {k: nxt + r for k, r in second.items()}
-    return {k: bands[lv] for k, lv in level.items()}
+            second = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
+            level = {k: nxt + (0.5 if r is None else r) for k, r in second.items()}
+    return {k: _band_utility(bands, lv) for k, lv in level.items()}, None
+
+
+def _band_utility(bands: tuple[float, ...], level: float) -> float:
+    """Utility of a band (thresholds reached); a half level lies between two bands."""
+    low = int(level)
+    return bands[low] if level == low else (bands[low] + bands[low + 1]) / 2
 
 
 def card_values(
@@ -161,20 +202,24 @@ def card_values(
     solver: Solver,
     hand_value: HandValue | None = None,
 ) -> tuple[dict[int, float], int]:
-    """(mean utility of each legal card over the sampled worlds, worlds solved)."""
+    """(mean utility of each legal card over the sampled worlds, worlds solved). The worlds
+    share the solver's table; with exact points each starts from the previous one's value."""
     inference = Inference(view, hand_value) if config.inference else None
     n = worlds_for(view, config)
-    if n < 1:
-        return {}, 0
     worlds = sample_worlds(view, n, rng, inference, config.pool)
     tricks_left = 10 - sum(view.tricks)
     exact = tricks_left <= config.exact_tricks
+    limit = None if exact else config.max_nodes
+    if limit is not None:
+        solver.clear()  # node-limited answers must not depend on earlier decisions
     start = time.perf_counter()
     totals: dict[int, float] = {}
     weight = 0.0
     solved = 0
+    guess = None
     for world, w in worlds:
-        for k, v in world_values(view, world, solver, exact).items():
+        values, guess = _world_values(view, world, solver, exact, limit, guess)
+        for k, v in values.items():
             totals[k] = totals.get(k, 0.0) + w * v
         weight += w
         solved += 1
@@ -193,8 +238,8 @@ def choose_card(
 ) -> tuple[int, dict[int, float]]:
     """(the card with the best mean utility for the player to move, the mean utility of
     every card searched). The declarer takes the highest, a defender the lowest; near-ties
-    (within 1 utility point) go to ``tie_break``'s card, and so does the whole decision when
-    the budget affords no world. A single legal card is played unsearched (no values)."""
+    (within 1 utility point) go to ``tie_break``'s card. A single legal card is played
+    unsearched (no values)."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
         return legal[0], {}
@@ -209,8 +254,6 @@ def pick_card(
 ) -> int:
     """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
     legal = cards_of(view.legal_mask & FULL_DECK)
-    if not values:  # no world affordable: the fallback's card
-        return tie_break(view) if tie_break is not None else legal[0]
     sign = 1.0 if view.is_declarer else -1.0
     best = max(sign * values[c] for c in legal)
     top = [c for c in legal if sign * values[c] >= best - 1.0]

@@ -233,8 +233,8 @@ class Solver:
         if not _is_int(tt_bits) or not 10 <= tt_bits <= 28:
             raise ValueError(f"tt_bits must be an int in 10..28, got {tt_bits!r}")
         size = 1 << tt_bits
-        self._tt = np.zeros((size, 3), dtype=np.int64)
-        self._tt[:, 0] = -1
+        self._tt = np.zeros((size, 3), dtype=np.int64)  # (key, key, packed bounds); 0: empty
+        self._tt.fill(0)  # touch the pages now, not during the first searches
         self._ws = np.zeros((K.MAX_DEPTH, 2 * K.MAX_MOVES), dtype=np.int64)
         self._fr = np.zeros((K.MAX_DEPTH, K.NUM_FIELDS), dtype=np.int64)
         self._ctr = np.zeros(4, dtype=np.int64)
@@ -249,9 +249,9 @@ class Solver:
         self._ctr[0] = 0
 
     def clear(self) -> None:
-        """Empty the transposition table (its entries never go stale; this is for timing)."""
-        self._tt[:, 0] = -1
-        self._tt[:, 2] = 0
+        """Empty the transposition table. Its entries never go stale: this is for timing,
+        and for node-limited searches whose answers must not depend on earlier calls."""
+        self._tt.fill(0)
 
     # --- internals ---
     def _prepare(self, pos: Position, check: bool) -> tuple:
@@ -345,6 +345,7 @@ class Solver:
         target: int | None = None,
         check: bool = True,
         guess: int | None = None,
+        max_nodes: int | None = None,
     ) -> dict:
         """Value after each legal card of the player to move: ``{card id: value}``.
 
@@ -352,10 +353,14 @@ class Solver:
         declarer still reaches ``target`` points. Null: 1/0 whether the declarer stays
         trickless (``target`` ignored). ``guess``: the expected final points of the first
         card (exact values only; each later card starts from the one before), as in
-        :meth:`solve`.
+        :meth:`solve`. ``max_nodes``: each card's search stops after about that many nodes
+        and its value is ``None`` (not settled; which cards settle depends on what the table
+        holds, so clear it first where the answer must not depend on earlier calls).
         """
         if check:
             pos.validate()
+        if max_nodes is not None and (not _is_int(max_nodes) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
         if target is not None and not _is_int(target):
             raise ValueError(f"target must be None or an int number of card points, got {target!r}")
         if guess is not None and not _is_int(guess):
@@ -373,12 +378,16 @@ class Solver:
         first = -1 if guess is None else min(max(int(guess) - pos.declarer_points, 0), rem)
         out = self._out
         K._root_moves(
-            *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need, first, out
-        )
+            *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need, first,
+            int(max_nodes or 0), out,
+        )  # fmt: skip
         cards = TO_CARD[g]
-        res = {}
-        for k in np.flatnonzero(out >= 0):
+        res: dict[int, int | None] = {}
+        for k in np.flatnonzero(out != -1):
             v = int(out[k])
+            if v == -2:
+                res[int(cards[k])] = None
+                continue
             if null:
                 v = 1 - v if pos.declarer_tricks == 0 else 0
             elif target is None:
