@@ -69,7 +69,7 @@ def main() -> None:
     if args.model.is_file():
         batched = make_agent(f"ppo:{args.model}")
         one_by_one = make_agent(f"ppo:{args.model}")
-        one_by_one.deterministic = False  # tournament.batched() is then False: game by game
+        one_by_one.deterministic = False  # envs.policy.batchable() is then False: game by game
         for agent in (batched, one_by_one):
             assert agent.policy is not None  # load both models before the clock starts
         tables += [
