@@ -93,7 +93,7 @@ def _seeded_record() -> str:
 def server() -> Iterator[tuple[str, SkatServer]]:
     records, _ = parse_records(_seeded_record(), "seeded.jsonl")
     iss, _ = parse_records(ISS.read_text(), ISS.name)
-    srv = SkatServer(["random", "random"], records + iss, seed=0)
+    srv = SkatServer(["random", "random"], [*records, *iss], seed=0)
     config = uvicorn.Config(create_app(srv), host="127.0.0.1", port=_free_port(), log_level="error")
     web = uvicorn.Server(config)
     thread = threading.Thread(target=web.run, daemon=True)

@@ -94,9 +94,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "skat-web") -> None:
     try:
         import uvicorn
 
-        from skat_env.web.app import create_app
+        from skat_env.web.app import create_app, limit_heap_growth
     except ImportError as e:
         sys.exit(f"{prog}: skat_env.web needs the web extra: pip install 'skat-env[web]' ({e})")
+    limit_heap_growth()
     server = build_server(args, parser)
     _check_port(parser, args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host

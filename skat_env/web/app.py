@@ -17,6 +17,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,7 +126,7 @@ class SkatServer:
     def __init__(
         self,
         opponents: tuple[str, str] | list[str] = DEFAULT_OPPONENTS,
-        records: list[WatchRecord] | None = None,
+        records: Sequence[WatchRecord] | None = None,
         max_games: int = MAX_GAMES,
         seed: int | None = None,
         upload_budget: int = UPLOAD_BUDGET_BYTES,
@@ -413,6 +414,14 @@ async def _upload(request: Request, method: Any) -> JSONResponse:
             _release_free_memory()
 
     return await asyncio.get_running_loop().run_in_executor(_UPLOADER, work)
+
+
+def limit_heap_growth() -> None:
+    """For a server process: blocks of 1 MB and more get their own pages (glibc mallopt
+    ``M_MMAP_THRESHOLD``), given back when freed. glibc otherwise raises that threshold after
+    the first large free, and an upload's text, body and lines then stay in the heap."""
+    if _LIBC is not None:
+        _LIBC.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD
 
 
 def _release_free_memory() -> None:

@@ -1,18 +1,21 @@
 """Records to watch: JSON-lines records of this project and ISS ``.sgf`` lines, parsed and
 replayed through :mod:`skat_env.core.records` into games the page can step through.
 
-A record is kept compact (the deal, the dealer and the moves as bytes, and what its list
-entry shows) and replayed when it is watched, so an uploaded file costs less memory than
-its text; :data:`skat_env.web.limits.UPLOAD_BUDGET_BYTES` bounds the text kept.
+The records of a file are packed into a :class:`RecordStore` (the deals and moves as bytes,
+what a list entry shows as integers) and replayed when watched, so an uploaded file costs
+much less memory than its text; :data:`skat_env.web.limits.UPLOAD_BUDGET_BYTES` bounds the
+text kept.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from ..core.cards import parse_cards
 from ..core.game import DealError, Game
@@ -84,33 +87,88 @@ class WatchRecord:
         return self.at_step(len(self.moves))
 
 
-def _compact(
-    game: Game, source: str, line: int, names: tuple[str, ...], status: str, **kw
-) -> WatchRecord:
-    r = game.result
-    declarer = None if r is None else r.declarer
-    if declarer is None and game.contract is not None:
-        declarer = game.declarer
-    return WatchRecord(
-        source=source,
-        line=line,
-        deal=bytes(game.deal),
-        dealer=game.dealer,
-        moves=bytes(m for _, m in game.history),
-        names=names,
-        status=status,
-        contract=game.contract.name() if game.contract is not None else None,
-        score=None if r is None else r.score,
-        declarer=declarer,
-        **kw,
-    )
+class RecordStore(Sequence[WatchRecord]):
+    """The records of one file, packed: deals and moves in two byte buffers, the rest in
+    one integer array and a table of the strings that repeat (contracts, player names).
+    A few large buffers instead of thousands of small objects: the memory of a parse is
+    given back whole, and an index builds its :class:`WatchRecord` on demand."""
+
+    _FIELDS = 8  # line, dealer, status, contract, score, declarer, names (a string), iss id
+
+    def __init__(self, source: str):
+        self.source = source
+        self._deals = bytearray()
+        self._moves = bytearray()
+        self._ends = array("I")
+        self._ints = array("i")
+        self._strings: list[Any] = [None]  # index 0: None
+        self._index: dict[Any, int] = {None: 0}
+        self._recorded: dict[int, dict[str, Any]] = {}
+
+    def _intern(self, value: Any) -> int:
+        if value not in self._index:
+            self._index[value] = len(self._strings)
+            self._strings.append(value)
+        return self._index[value]
+
+    def add(self, game: Game, line: int, names: tuple[str, ...], status: str,
+            iss_id: str | None = None, recorded: dict[str, Any] | None = None) -> None:  # fmt: skip
+        r = game.result
+        declarer = r.declarer if r is not None else game.declarer if game.contract else None
+        score = None if r is None else r.score
+        if recorded is not None:  # an unfinished ISS game: its result as recorded
+            self._recorded[len(self)] = recorded
+            score = recorded["score"]
+            declarer = recorded["declarer"] if recorded["declarer"] is not None else declarer
+        self._deals += bytes(game.deal)
+        self._moves += bytes(m for _, m in game.history)
+        self._ends.append(len(self._moves))
+        contract = game.contract.name() if game.contract is not None else None
+        self._ints.extend((line, game.dealer, self._intern(status), self._intern(contract),
+                           _NONE if score is None else score, -1 if declarer is None else declarer,
+                           self._intern(names), self._intern(iss_id)))  # fmt: skip
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, i: int) -> WatchRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[WatchRecord]: ...
+    def __getitem__(self, i: int | slice) -> WatchRecord | list[WatchRecord]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        line, dealer, status, contract, score, declarer, names, iss_id = self._ints[
+            self._FIELDS * i : self._FIELDS * (i + 1)
+        ]
+        start = self._ends[i - 1] if i else 0
+        return WatchRecord(
+            source=self.source,
+            line=line,
+            deal=bytes(self._deals[32 * i : 32 * i + 32]),
+            dealer=dealer,
+            moves=bytes(self._moves[start : self._ends[i]]),
+            names=self._strings[names],
+            status=self._strings[status],
+            contract=self._strings[contract],
+            score=None if score == _NONE else score,
+            declarer=None if declarer < 0 else declarer,
+            iss_id=self._strings[iss_id],
+            recorded=self._recorded.get(i),
+        )
 
 
-def parse_records(text: str, source: str) -> tuple[list[WatchRecord], list[str]]:
+_NONE = -(2**31)  # no score
+
+
+def parse_records(text: str, source: str) -> tuple[RecordStore, list[str]]:
     """Records of a JSON-lines or ISS text, and notes on lines skipped (hidden deals).
 
     Raises :class:`RecordFileError` naming the first bad line and what is wrong with it."""
-    records: list[WatchRecord] = []
+    records = RecordStore(source)
     notes: list[str] = []
     for number, line in enumerate(io.StringIO(text), 1):  # one line at a time, not a list
         line = line.strip()
@@ -118,16 +176,15 @@ def parse_records(text: str, source: str) -> tuple[list[WatchRecord], list[str]]
             continue
         try:
             if line.startswith("("):
-                rec = _parse_iss(line, source, number)
+                hidden = not _add_iss(records, line, number)
             else:
-                rec = _parse_json(line, source, number)
+                _add_json(records, line, number)
+                hidden = False
         except (ValueError, DealError, ReplayError, TypeError, AttributeError) as e:
             msg = e.message if isinstance(e, ApiError) else str(e)
             raise RecordFileError(f"{source}, line {number}: {msg}") from None
-        if rec is None:
+        if hidden:
             notes.append(f"{source}, line {number}: ISS record with a hidden deal, skipped")
-        else:
-            records.append(rec)
     if not records:
         raise RecordFileError(
             f"{source}: no records found (expected JSON lines with 'deal', 'dealer', 'moves' "
@@ -136,7 +193,7 @@ def parse_records(text: str, source: str) -> tuple[list[WatchRecord], list[str]]
     return records, notes
 
 
-def read_record_file(path: str | Path) -> tuple[list[WatchRecord], list[str]]:
+def read_record_file(path: str | Path) -> tuple[RecordStore, list[str]]:
     """:func:`parse_records` of a UTF-8 file; :class:`RecordFileError` if it cannot be read."""
     try:
         raw = Path(path).read_bytes()
@@ -149,31 +206,27 @@ def read_record_file(path: str | Path) -> tuple[list[WatchRecord], list[str]]:
     return parse_records(text, Path(path).name)
 
 
-def _parse_json(line: str, source: str, number: int) -> WatchRecord:
+def _add_json(records: RecordStore, line: str, number: int) -> None:
     data = loads(line, "the record")
     if not isinstance(data, dict):
         raise ValueError("a record is a JSON object with 'deal', 'dealer' and 'moves'")
     game = replay(data)
     r = game.result
     status = "running" if r is None else "passed" if r.passed_in else "complete"
-    return _compact(game, source, number, SEAT_NAMES, status)
+    records.add(game, number, SEAT_NAMES, status)
 
 
-def _parse_iss(line: str, source: str, number: int) -> WatchRecord | None:
+def _add_iss(records: RecordStore, line: str, number: int) -> bool:
+    """Add an ISS line's game; False for a record whose deal is hidden."""
     rec = parse_iss(line)
     if rec.deal is None:
         if rec.status == "hidden":
-            return None
+            return False
         raise ValueError(f"ISS record {rec.id or '?'}: {_deal_problem(line)}")
-    game = rec.replay()
     names = tuple(rec.fields.get(f"P{s}", SEAT_NAMES[s]) for s in range(3))
     recorded = None if rec.playable else _recorded(rec.result)
-    out = _compact(game, source, number, names, rec.status, iss_id=rec.id, recorded=recorded)
-    if recorded is not None:
-        out.score = recorded.get("score")
-        if recorded.get("declarer") is not None:
-            out.declarer = recorded["declarer"]
-    return out
+    records.add(rec.replay(), number, names, rec.status, rec.id, recorded)
+    return True
 
 
 def _deal_problem(line: str) -> str:
@@ -206,4 +259,4 @@ def _recorded(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-__all__ = ["RecordFileError", "WatchRecord", "parse_records", "read_record_file"]
+__all__ = ["RecordFileError", "RecordStore", "WatchRecord", "parse_records", "read_record_file"]
