@@ -123,9 +123,8 @@ def world_cost(games: int, seed: int) -> dict[tuple[str, int, str], list[float]]
     from skat_env.search.solver import Solver
     from skat_env.search.worlds import World
 
-    new = Solver()
-    runs = (("old", ReferenceSolver(), None), ("new", new, None))
-    runs += (("capped", new, search.SearchConfig().max_nodes),)
+    limit = search.SearchConfig().max_nodes
+    runs = (("old", ReferenceSolver(), None), ("new", Solver(), None), ("capped", Solver(), limit))
     other = HeuristicAgent()
     times: dict[tuple[str, int, str], list[float]] = {}
     for i in range(-1, games):  # game -1 compiles the kernels

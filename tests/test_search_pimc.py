@@ -37,3 +37,5 @@ def test_expected_score_rules() -> None:
     assert expected_score(outs, c, 40) == -2 * 48 - 50  # overbid: next multiple of 12
     assert expected_score(outs, c, 36, slack=0.5) > expected_score(outs, c, 36)
     assert expected_score(outs, c, 36, slack=1.0) == 36 + 50
+    close = [Outcome(0.5, 36, 1.0)]  # unsettled within the node limit: half a win
+    assert expected_score(close, c, 36) == expected_score(outs, c, 36)

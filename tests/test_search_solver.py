@@ -327,9 +327,17 @@ def test_node_limit_leaves_unsettled_cards_none():
         assert all(v is None or v == want[c] for c, v in part.items())
         assert s.best_moves(p, target) == want
         assert s.best_moves(p, target, max_nodes=10**9) == want
+    s.clear()
+    value = s.solve(p)
+    s.clear()
+    assert s.reaches(p, value, max_nodes=50) is None  # the exact value is the hardest question
+    assert s.reaches(p, value, max_nodes=10**9) is True
+    assert s.reaches(p, value + 1, max_nodes=10**9) is False
     for bad in (0, -5, 1.5, True):
         with pytest.raises(ValueError):
             s.best_moves(p, 61, max_nodes=bad)
+        with pytest.raises(ValueError):
+            s.reaches(p, 61, max_nodes=bad)
 
 
 # --- the benchmark runs ---

@@ -272,9 +272,10 @@ def pick_card(
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A contract solved in one world: whether the declarer wins (reaches 61, 90 with
-    schneider announced; null: takes no trick) and the value of his twelve cards."""
+    schneider announced; null: takes no trick: 1.0, else 0.0; 0.5 when the search ran past
+    its node limit, a close game) and the value of his twelve cards."""
 
-    won: bool
+    won: float
     value: int
     weight: float
 
@@ -287,11 +288,16 @@ def contract_outcomes(
     solver: Solver,
     value_of: Callable[[int], int],
     deadline: float | None = None,
+    max_nodes: int | None = MAX_NODES,
 ) -> list[Outcome]:
     """Solve ``contract`` from the first lead in each deal ``(hands, skat, weight)``:
     ``hands`` the ten cards each seat plays with, ``skat`` what counts for the declarer;
     ``value_of(twelve)`` is the contract's value over the declarer's twelve cards. Past
-    ``deadline`` (a ``time.perf_counter()`` time) no further deal is started."""
+    ``deadline`` (a ``time.perf_counter()`` time) no further deal is started. Each search
+    stops after ``max_nodes`` nodes (the table is cleared first, so that the outcomes depend
+    on the deals alone)."""
+    if max_nodes is not None:
+        solver.clear()
     out = []
     target = BANDS[2] if contract.schneider else BANDS[1]
     for hands, skat, weight in deals:
@@ -302,8 +308,12 @@ def contract_outcomes(
             leader=forehand,
             declarer_points=points_of(skat) if contract.game != NULL else 0,
         )
-        won = solver.null_safe(pos) if contract.game == NULL else solver.reaches(pos, target)
-        out.append(Outcome(bool(won), value_of(hands[declarer] | skat), weight))
+        if contract.game == NULL:
+            won = solver.null_safe(pos, max_nodes=max_nodes)
+        else:
+            won = solver.reaches(pos, target, max_nodes=max_nodes)
+        share = 0.5 if won is None else float(won)
+        out.append(Outcome(share, value_of(hands[declarer] | skat), weight))
         if deadline is not None and time.perf_counter() > deadline:
             break
     return out
@@ -325,7 +335,7 @@ def expected_score(
             lost = -(-bid // base) * base
             sf = -2 * lost - 50
         else:
-            won = 1.0 if o.won else slack
+            won = o.won + (1.0 - o.won) * slack
             sf = won * (o.value + 50) - (1 - won) * (2 * o.value + 50)
         total += o.weight * sf
         weight += o.weight

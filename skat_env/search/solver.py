@@ -276,15 +276,24 @@ class Solver:
             )
         return pos.tricks_left
 
-    def _reach(self, pos: Position, mode: int, need: int, check: bool) -> bool:
+    def _reach(
+        self, pos: Position, mode: int, need: int, check: bool, max_nodes: int | None = None
+    ) -> bool | None:
         g, h, t = self._prepare(pos, check)
         a = self._args(g, mode)
         a = a[:8] + (pos.declarer,) + a[9:]
         rem = self._units_left(pos, mode)
+        self._ctr[1] = self._ctr[0] + max_nodes if max_nodes else 0
         r = K._search(
             *a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, need - 1, need
         )
-        return r >= need
+        self._ctr[1] = 0
+        return None if r < 0 else r >= need
+
+    @staticmethod
+    def _check_limit(max_nodes) -> None:
+        if max_nodes is not None and (not _is_int(max_nodes) or max_nodes < 1):
+            raise ValueError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
 
     # --- queries ---
     def solve(self, pos: Position, check: bool = True, guess: int | None = None) -> int:
@@ -307,16 +316,22 @@ class Solver:
         v = K._value(*a, h[0], h[1], h[2], pos.leader, len(pos.trick), t[0], t[1], rem, first)
         return pos.declarer_points + int(v)
 
-    def reaches(self, pos: Position, target: int, check: bool = True) -> bool:
+    def reaches(
+        self, pos: Position, target: int, check: bool = True, max_nodes: int | None = None
+    ) -> bool | None:
         """Suit, grand: can the declarer finish with at least ``target`` card points?
-        Null: ``target`` is ignored; whether the declarer can avoid taking any trick."""
+        Null: ``target`` is ignored; whether the declarer can avoid taking any trick.
+        ``max_nodes``: None when the search runs past about that many nodes (as in
+        :meth:`best_moves`)."""
         if check:
             pos.validate()
+        self._check_limit(max_nodes)
         if pos.game == NULL:
-            return self.null_safe(pos, check=False)
+            return self.null_safe(pos, check=False, max_nodes=max_nodes)
         if not _is_int(target):
             raise ValueError(f"target must be an int number of card points, got {target!r}")
-        return self._reach(pos, K.MODE_POINTS, int(target) - pos.declarer_points, False)
+        need = int(target) - pos.declarer_points
+        return self._reach(pos, K.MODE_POINTS, need, False, max_nodes)
 
     def reaches_tricks(self, pos: Position, tricks: int, check: bool = True) -> bool:
         """Suit, grand: can the declarer finish with at least ``tricks`` tricks? ``10`` asks
@@ -329,15 +344,20 @@ class Solver:
             raise ValueError(f"tricks must be an int number of tricks, got {tricks!r}")
         return self._reach(pos, K.MODE_TRICKS_MAX, int(tricks) - pos.declarer_tricks, False)
 
-    def null_safe(self, pos: Position, check: bool = True) -> bool:
-        """Null: can the declarer avoid taking any trick (from here on, and none taken yet)?"""
+    def null_safe(
+        self, pos: Position, check: bool = True, max_nodes: int | None = None
+    ) -> bool | None:
+        """Null: can the declarer avoid taking any trick (from here on, and none taken yet)?
+        ``max_nodes`` as in :meth:`reaches`."""
         if check:
             pos.validate()
+        self._check_limit(max_nodes)
         if pos.game != NULL:
             raise PositionError(f"null_safe is for null games (game 5), got game {pos.game}")
         if pos.declarer_tricks > 0:
             return False
-        return not self._reach(pos, K.MODE_TRICKS_MIN, 1, False)
+        r = self._reach(pos, K.MODE_TRICKS_MIN, 1, False, max_nodes)
+        return None if r is None else not r
 
     def best_moves(
         self,
@@ -359,8 +379,7 @@ class Solver:
         """
         if check:
             pos.validate()
-        if max_nodes is not None and (not _is_int(max_nodes) or max_nodes < 1):
-            raise ValueError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
+        self._check_limit(max_nodes)
         if target is not None and not _is_int(target):
             raise ValueError(f"target must be None or an int number of card points, got {target!r}")
         if guess is not None and not _is_int(guess):
