@@ -1,6 +1,6 @@
 """Agents by spec string: ``random``, ``heuristic``, ``heuristic:margin=-1``, ``human``,
-``ppo:path/to/model.zip``, ``rllib:checkpoint_dir[#module]``. Used by ``evaluate.py`` and
-``train.py``."""
+``ppo`` (the bundled model), ``ppo:path/to/model.zip``, ``rllib:checkpoint_dir[#module]``.
+Used by ``evaluate.py`` and ``train.py``."""
 
 from __future__ import annotations
 

@@ -4,13 +4,13 @@
     skat-evaluate --agents human heuristic heuristic --deals 1     # play in the terminal
 
 (``python evaluate.py ...`` in a checkout is the same command.) Agents are spec strings
-(``--help`` lists them all): random, heuristic, heuristic:margin=X, human, ppo:PATH (a
-MaskablePPO model.zip), rllib:PATH (an exported RLlib policy), pimc[:OPTIONS] (the search
-player). Three agents, one per seat. Duplicate (the default; off when a human
-plays): every deal is played under every distinct seating of the three agents (3 rotations
-when two seats share an agent, 6 permutations for three different agents), so each agent
-plays each deal's hands from every seat and the luck of the cards cancels. Deals and dealers
-come from the seed, one independent stream per deal, so any --workers gives identical
+(``--help`` lists them all): random, heuristic, heuristic:margin=X, human, ppo (the bundled
+model), ppo:PATH (a MaskablePPO model.zip), rllib:PATH (an exported RLlib policy),
+pimc[:OPTIONS] (the search player). Three agents, one per seat. Duplicate (the default; off
+when a human plays): every deal is played under every distinct seating of the three agents (3
+rotations when two seats share an agent, 6 permutations for three different agents), so each
+agent plays each deal's hands from every seat and the luck of the cards cancels. Deals and
+dealers come from the seed, one independent stream per deal, so any --workers gives identical
 results. Agents see only the acting player's observation (the PettingZoo env's).
 
 Per agent: Seeger-Fabian points per game with a 95% bootstrap interval over deals, list
