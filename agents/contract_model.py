@@ -47,6 +47,7 @@ _HONOUR = np.zeros(32, dtype=np.int64)
 for _s in range(4):
     for _w, _c in zip((64, 32, 16, 8, 4, 2, 1), _SUIT7[_s], strict=True):
         _HONOUR[_c] = _w
+_EYE3 = np.eye(3, dtype=np.float32)
 N_FEATURES = 32 + 32 + 4 + 1 + 3 + 1 + 1 + 1 + 4 + 2
 
 
@@ -93,12 +94,12 @@ def features(
     slots[is_null] = _SUIT8[order[is_null]].reshape(-1, 32)
     trumps = np.where(
         is_suit,
-        np.bitwise_count(kept & (_JACK_MASK | _SIDE_MASK[np.clip(kind, 0, 3)])),
+        np.bitwise_count(kept & (_JACK_MASK | _SIDE_MASK[np.minimum(kind, 3)])),
         np.where(kind == GRAND_KIND, np.bitwise_count(kept & _JACK_MASK), 0),
     )
     sorted_counts = np.take_along_axis(counts, order, axis=1)
     family = np.stack([is_suit, kind == GRAND_KIND, kind == NULL_KIND, kind == NULL_OUVERT_KIND], 1)
-    pos = np.eye(3, dtype=np.float32)[np.asarray(position, dtype=np.int64)]
+    pos = _EYE3[np.asarray(position, dtype=np.int64)]
     kept_bits = _bits(kept, slots)
     aces = np.bitwise_count(kept & np.int64(0x01010101))
     tens = np.bitwise_count(kept & np.int64(0x10101010))
@@ -145,7 +146,7 @@ class ContractModel:
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0.0)
         z = h @ self.weights[-1] + self.biases[-1]
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+        p = 1.0 / (1.0 + np.exp(np.minimum(np.maximum(-z, -30.0), 30.0)))
         win = p[:, 0]
         sn = np.minimum(p[:, 1], win)
         sw = np.minimum(p[:, 2], sn)
