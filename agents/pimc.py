@@ -68,8 +68,10 @@ GATE_MARGIN = -2.0  # heuristic threshold shift below which a hand is not solved
 class PimcOptions:
     """Search sizes and switches (the spec options of :func:`parse_options`)."""
 
-    worlds: int = 8
-    seconds: float = 0.4  # card play: expected seconds per decision (see SearchConfig.budget)
+    worlds: int = 32
+    # card play: expected seconds per decision (see SearchConfig.budget); with the
+    # node-limited searches this affords all 32 worlds at every trick (WORLD_COST)
+    seconds: float = 3.5
     bid_worlds: int = 6
     # off by default: weighting worlds by the auction and declaration measured -1.4 SF/game
     # [-2.9, +0.3] against uniform worlds (docs/search.md); ``infer=1`` turns it on

@@ -80,12 +80,14 @@ class SearchConfig:
             raise ValueError(f"pool must be >= 1, got {self.pool}")
 
 
-# Mean seconds to solve one world (every legal card, threshold 61) by game family and trick
-# (1..3; later tricks cost milliseconds), measured on the true deals of 40 heuristic games
-# with the solver of commit 6a226fb on one core of a loaded machine.
+# Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
+# family and trick (1..3; later tricks cost milliseconds), measured on the true deals of 60
+# heuristic games (`python benchmarks/bench_pimc.py --world-cost 60`, "capped") on one core
+# of a loaded machine (load about 6 on 2 cores: a quiet core is 2-3x faster); null: the
+# previous solver's figures (no null game among them).
 WORLD_COST = {
-    "suit": (0.95, 0.066, 0.01),
-    "grand": (0.23, 0.03, 0.011),
+    "suit": (0.107, 0.064, 0.02),
+    "grand": (0.077, 0.059, 0.014),
     "null": (0.02, 0.005, 0.002),
 }
 LATE_COST = 0.005
