@@ -7,7 +7,8 @@ discard and declaration differ, on duplicate deals in both line-ups.
 ``--contracts A B`` are the two contract deciders as agent specs whose card play is the
 heuristic's (``learned[:OPTIONS]``, ``heuristic``, ``heuristic:margin=X``). With ``--cards
 pimc[:OPTIONS]`` the search plays every card instead and the deciders become its bidders
-(``pimc:...,bidder=learned`` against ``pimc:...,bidder=heuristic``).
+(``pimc:...,bidder=learned`` against ``pimc:...,bidder=heuristic``; the decider ``search``
+is the search player's own contract decisions, the plain ``pimc:...`` spec).
 
 Line-up 1 is ``A B B``, line-up 2 ``B A A``, each under its three rotations on the same
 deals (:func:`skat_env.tournament.evaluate`, same seed). Per line-up: A's Seeger-Fabian
@@ -38,7 +39,7 @@ def specs(contracts: tuple[str, str], cards: str) -> tuple[str, str]:
     if cards == "heuristic":
         return contracts
     sep = "," if ":" in cards else ":"
-    return tuple(f"{cards}{sep}bidder={c}" for c in contracts)  # type: ignore[return-value]
+    return tuple(cards if c == "search" else f"{cards}{sep}bidder={c}" for c in contracts)  # type: ignore[return-value]
 
 
 def lineups(a: str, b: str) -> list[list[str]]:

@@ -38,6 +38,7 @@ def test_search_card_play_makes_the_deciders_bidders():
         "pimc:fast,bidder=heuristic",
     )
     assert bench_contracts.specs(("learned", "heuristic"), "pimc")[0] == "pimc:bidder=learned"
+    assert bench_contracts.specs(("learned", "search"), "pimc:fast")[1] == "pimc:fast"
 
 
 def test_bad_arguments_exit_2(capsys, tmp_path):
