@@ -131,6 +131,21 @@ def test_fast_observer_gives_our_encoding_for_every_seat():
             assert observer.dict["hand"].shape == (32,)
 
 
+def test_observers_other_than_one_seats_view_are_refused():
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_skat")
+    public = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="one seat"):
+        make_observation(game, public)
+    with pytest.raises(ValueError, match="no parameters"):
+        make_observation(game, params={"x": 1})
+    recall = pyspiel.IIGObservationType(perfect_recall=True)
+    assert make_observation(game, recall).tensor.shape == (450,)
+
+
 def test_returns_are_the_env_reward_modes():
     rng = random.Random(2)
     for mode in ("zero_sum", "list", "seeger_fabian"):

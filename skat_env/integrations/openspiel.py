@@ -109,9 +109,17 @@ class SkatGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> SkatObserver:
-        """Our encoding for every observation type (it is the seat's information state)."""
+        """Our encoding (the seat's information state) for the default and the information-state
+        observation types; public-only or all-players observers are refused, not faked."""
         if params:
             raise ValueError(f"python_skat observers take no parameters, got {params}")
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError(
+                "python_skat observes one seat: its private and the public information"
+            )
         return SkatObserver(self.get_parameters()["observation_mode"] == "history")
 
 
