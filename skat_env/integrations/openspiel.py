@@ -183,7 +183,7 @@ class SkatState(pyspiel.State):
         if g is None:  # dealing: keep the player's cards, shuffle the rest into the other places
             own = _own_slots(self._dealer, player)
             known = [c for i, c in enumerate(self.deal) if i in own]
-            rest = [int(c) for c in rng.permutation(sorted(set(range(32)) - set(known)))]
+            rest = [int(c) for c in rng.permutation(sorted(set(range(NUM_CARDS)) - set(known)))]
             deal = [c if i in own else rest.pop() for i, c in enumerate(self.deal)]
             return _replay(self.get_game(), deal, [])
         if g.is_over:
