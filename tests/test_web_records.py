@@ -5,7 +5,7 @@ result their file records, and files that are not UTF-8."""
 from __future__ import annotations
 
 import random
-import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -35,7 +35,6 @@ def test_a_compact_record_replays_to_the_same_game() -> None:
         assert rec.score == game.result.score and rec.line == games.index(game) + 1
         k = len(game.history) // 2
         assert rec.at_step(k).history == game.history[:k]
-    assert sys.getsizeof(records[0].moves) < 100  # bytes, not a list of tuples
 
 
 def test_an_iss_line_with_a_garbage_deal_names_the_line_and_the_deal() -> None:
@@ -69,3 +68,17 @@ def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
     bad.write_bytes(ISS_LINES[1].encode() + b"\n" + "(;GM[Skat]P0[Jürgen]".encode("latin-1"))
     with pytest.raises(RecordFileError, match=r"not UTF-8 text: byte 0xfc .*\(line 2\)"):
         read_record_file(bad)
+
+
+def test_records_are_packed() -> None:
+    """An upload keeps far less than its text: ~100 bytes a record, not a Game each."""
+    text = ("\n".join(dumps(played(s)) for s in range(50)) + "\n") * 20  # 1000 records
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        records, _ = parse_records(text, "many.jsonl")
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(records) == 1000 and kept < 200 * len(records) < len(text) / 2
+    assert records[999].game.history == played(49).history and records[-1].line == 1000

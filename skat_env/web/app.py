@@ -262,6 +262,9 @@ class SkatServer:
         return ev
 
     def _answer(self, table: Table, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The answer to a request; the last event's view is the answer's ``state`` (sent
+        once, not twice)."""
+        state = events[-1].pop("state") if events else snapshot(table.game, table.seat, table.names)
         return {
             "game_id": table.id,
             "seat": table.seat,
@@ -269,7 +272,7 @@ class SkatServer:
             "players": table.players,
             "agents": table.specs,
             "events": events,
-            "state": snapshot(table.game, table.seat, table.names),
+            "state": state,
         }
 
     # --- watching ---

@@ -561,7 +561,7 @@ async function send(move) {
   try {
     const body = { move, moves_played: play.state.moves_played, run_agents: false };
     const resp = await api("POST", `/api/games/${play.id}/moves`, body);
-    await showEvents(resp.events, 0);
+    await showEvents(resp.events, 0, resp.state);
     play.state = resp.state;
     await runAgents();
     return true;
@@ -608,17 +608,17 @@ async function runAgents() {
     } finally {
       stopThinking();
     }
-    await showEvents(resp.events, performance.now() - t0);
+    await showEvents(resp.events, performance.now() - t0, resp.state);
     play.state = resp.state;
   }
   play.busy = false;
   renderPlay();
 }
 
-async function showEvents(events, spent) {
+async function showEvents(events, spent, final) {
   for (const ev of events) {
-    play.state = ev.state;
-    if (ev.think_ms !== undefined) play.think[ev.state.moves_played - 1] = ev.think_ms;
+    play.state = ev.state || final; // the last event's view is the answer's state
+    if (ev.think_ms !== undefined) play.think[play.state.moves_played - 1] = ev.think_ms;
     renderPlay({ event: ev, overlay: ev.trick_done });
     if (!pace) continue;
     if (ev.trick_done) await sleep(pace * 1.6);
