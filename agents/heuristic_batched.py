@@ -776,6 +776,10 @@ def decide_batch(
     out = np.empty(len(obs), np.int64)
     if len(obs):
         _decide(_TABLES, params, _rows(obs), masks, out)
+    bad = np.flatnonzero(out < 0)
+    if len(bad):  # as the single-game agent, which refuses to act in these states
+        raise ValueError(f"heuristic asked to act with no legal move or a finished game "
+                         f"(rows {bad[:5].tolist()})")  # fmt: skip
     return out
 
 

@@ -137,6 +137,23 @@ def test_empty_batch_and_bad_shapes():
                      agent.act)  # fmt: skip
 
 
+def test_a_finished_game_or_an_empty_mask_is_refused():
+    game = Game.random(seed=0)
+    agent = HeuristicAgent()
+    while not game.is_over:
+        game.step(agent.act_view(player_view(game, game.to_act)))
+    done = observe(game, 0)
+    with pytest.raises(ValueError, match="no legal move or a finished game"):
+        agent.act_batch(done["observation"][None], done["action_mask"][None])
+    game = Game.random(seed=1)
+    while game.phase != PLAY:
+        game.step(agent.act_view(player_view(game, game.to_act)))
+    playing = observe(game, game.to_act)
+    with pytest.raises(ValueError, match=r"rows \[1\]"):
+        obs = np.stack([playing["observation"]] * 2)
+        agent.act_batch(obs, np.stack([playing["action_mask"], np.zeros(121, np.int8)]))
+
+
 def test_kernel_tables_are_the_heuristics():
     np.testing.assert_array_equal(heuristic_batched._CT[2], HIGHER)
     np.testing.assert_array_equal(heuristic_batched._CT[3], LOWER)
