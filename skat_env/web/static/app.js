@@ -317,6 +317,7 @@ function renderLog(state, ctx, think) {
   let cardsPlayed = 0;
   state.log.forEach((ev, i) => {
     const li = el("li");
+    li.value = i + 1; // the trick lines in between are not numbered
     li.append(logLine(ev, ctx));
     if (think[i] >= 100) li.append(" ", el("span", "time", t("log.time", { s: seconds(think[i]) })));
     log.appendChild(li);
