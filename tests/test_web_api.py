@@ -462,3 +462,13 @@ def test_unfinished_iss_records_show_the_recorded_result() -> None:
     assert claimed["names"][0] != "player_0" and claimed["iss_id"]
     end = client.get(f"/api/records/{claimed['id']}").json()
     assert end["record"]["recorded"] == claimed["recorded"] and end["state"]["result"] is None
+
+
+def test_a_large_upload_lists_its_first_records(client: TestClient) -> None:
+    text = seeded_records(3) * 334  # 1002 records
+    answer = client.post("/api/records", json={"text": text, "name": "big.jsonl"}).json()
+    assert answer["count"] == 1002 and len(answer["records"]) == 1000
+    uid = answer["records"][0]["id"].split(".")[0]
+    last = client.get(f"/api/records/{uid}.1001?step=0").json()
+    assert last["record"]["line"] == 1002 and last["step"] == 0
+    assert client.get(f"/api/records/{uid}.1002").status_code == 404

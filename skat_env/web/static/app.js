@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const RECORDS_SHOWN = 2000; // list entries drawn for one upload
 
 // --- suits and card faces ---------------------------------------------------------------
 const ICONS = {
@@ -185,7 +184,7 @@ const play = {
   id: null, seat: 0, players: [0, 1, 2], agents: [null, null, null], state: null,
   busy: false, selected: new Set(), think: {}, thinking: null,
 };
-const watch = { rid: null, step: 0, steps: 0, data: null, records: new Map() };
+const watch = { rid: null, step: 0, steps: 0, data: null, records: new Map(), total: 0 };
 
 // A context says who sits where: display names per seat and the human's seat (-1: none).
 function playContext() {
@@ -789,12 +788,14 @@ function recordLabel(r) {
   return `${head}: ${what}${unfinished}`;
 }
 
-function addRecords(records, total = records.length) {
+function addRecords(records, total) {
   for (const r of records) watch.records.set(r.id, r);
-  renderRecordList(total);
+  watch.total = Math.max(total || 0, watch.records.size);
+  renderRecordList();
 }
 
-function renderRecordList(total) {
+function renderRecordList() {
+  const total = watch.total;
   const list = $("record-list");
   list.innerHTML = "";
   for (const r of watch.records.values()) {
@@ -896,12 +897,12 @@ async function upload(file) {
   }
   try {
     const resp = await api("POST", "/api/records", { text, name: file.name });
-    addRecords(resp.records.slice(0, RECORDS_SHOWN), watch.records.size + resp.records.length);
-    msg.textContent = t("upload.done", { n: resp.records.length, file: file.name }) +
+    addRecords(resp.records, watch.records.size + resp.count); // the server lists the first 1000
+    msg.textContent = t("upload.done", { n: resp.count, file: file.name }) +
       (resp.notes.length ? `; ${t("upload.skipped", { n: resp.notes.length })}` : "");
     selectRecord(resp.records[0].id);
   } catch (e) {
-    msg.textContent = e.message;
+    msg.textContent = t("st.server", { msg: e.message });
   }
 }
 
@@ -950,7 +951,7 @@ function applyStatic() {
 function redraw() {
   applyStatic();
   renderScores();
-  renderRecordList(watch.records.size);
+  renderRecordList();
   setMode(mode);
 }
 
