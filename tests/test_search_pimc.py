@@ -39,3 +39,39 @@ def test_expected_score_rules() -> None:
     assert expected_score(outs, c, 36, slack=1.0) == 36 + 50
     close = [Outcome(0.5, 36, 1.0)]  # unsettled within the node limit: half a win
     assert expected_score(close, c, 36) == expected_score(outs, c, 36)
+
+
+def _trick_one_view(seed: int):
+    """The forehand's view at its first lead of a hand clubs game (declarer seat 0)."""
+    from skat_env.core.game import Game
+    from skat_env.encoding.view import player_view
+
+    g = Game.random(seed)
+    for m in ["18", "pass", "pass", "hand", "clubs"]:
+        g.play(m)
+    return player_view(g, g.to_act)
+
+
+def test_every_card_decision_solves_a_world_and_ignores_the_table() -> None:
+    """No budget is too small for one world (no fallback card at trick 1), and the
+    node-limited answers do not depend on what the table held before."""
+    pytest.importorskip("numba")
+    from dataclasses import replace
+
+    import numpy as np
+
+    from skat_env.search.pimc import card_values, worlds_for
+    from skat_env.search.solver import Solver
+
+    view = _trick_one_view(3)
+    tiny = SearchConfig(worlds=4, budget=0.0, inference=False, max_nodes=500)
+    assert worlds_for(view, tiny) == 1
+    values, solved = card_values(view, np.random.default_rng(0), tiny, Solver(tt_bits=14))
+    legal = [c for c in range(32) if view.legal_mask >> c & 1]
+    assert solved == 1 and sorted(values) == legal
+    cfg = SearchConfig(worlds=3, budget=10.0, inference=False, max_nodes=500)
+    warm = Solver(tt_bits=16)  # settled by an unlimited search of the same worlds first
+    card_values(view, np.random.default_rng(2), replace(cfg, max_nodes=None), warm)
+    a = card_values(view, np.random.default_rng(2), cfg, warm)
+    b = card_values(view, np.random.default_rng(2), cfg, Solver(tt_bits=16))
+    assert a == b and a[1] == 3
