@@ -83,11 +83,11 @@ class BasePolicy:
         raise TypeError(f"{self!r} plays from observations; act_game is for policies flagged "
                         "perfect_information")  # fmt: skip
 
-    def reset(self, seed: int | None = None) -> None:  # noqa: B027 (optional hook)
+    def reset(self, seed: int | None = None) -> None:
         """Called before every game; seeded policies reseed here so that a game's moves
         depend only on the seed given, not on which process played it."""
 
-    def game_over(self, observation: Observation) -> None:  # noqa: B027 (optional hook)
+    def game_over(self, observation: Observation) -> None:
         """Called with each seat's final observation when a game ends (default: nothing)."""
 
 
