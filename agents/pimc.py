@@ -2,7 +2,11 @@
 
 Every decision samples worlds (deals of the unseen cards consistent with the seat's view,
 weighted by what the auction and declaration reveal: :mod:`skat_env.search.worlds`) and
-solves them with :mod:`skat_env.search.solver`. By phase:
+solves them with :mod:`skat_env.search.solver`. By default the decisions before the card
+play are the learned ones (``bidder=learned``, :mod:`skat_env.agents.contracts`: +6.2 and
++6.7 SF/game over the search's own in the two line-ups, ``pimc:fast`` cards in every seat,
+200 deals, docs/contracts.md); ``bidder=search`` makes the search decide them as below. By
+phase:
 
 Card play
     :func:`skat_env.search.pimc.choose_card`: each legal card in each world, valued by the
@@ -79,7 +83,7 @@ class PimcOptions:
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
-    bidder: str = ""
+    bidder: str = "learned"
     slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
@@ -107,7 +111,8 @@ def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
     ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
-    agent that bids, takes the skat, discards and declares; the search plays the cards)."""
+    agent that bids, takes the skat, discards and declares; the search plays the cards;
+    default ``learned``; ``bidder=search``: the search decides them too)."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -115,6 +120,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields.update(PRESETS[key])
         elif not eq and key == "play_only":
             fields["play_only"] = True
+        elif eq and key == "bidder" and value == "search":
+            fields["bidder"] = ""
         elif eq and key == "bidder" and value and not value.startswith(("pimc", "human")):
             fields["bidder"] = value
         elif eq and key in ("worlds", "bid_worlds"):
@@ -131,7 +138,7 @@ def parse_options(arg: str) -> PimcOptions:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off, slack=X (>=0), "
-                "bidder=SPEC (an agent spec other than pimc or human)"
+                "bidder=SPEC (an agent spec other than pimc or human; search: the search's own)"
             )
     return PimcOptions(**fields)
 
@@ -226,6 +233,10 @@ class PimcAgent(ViewAgent):
         """The agent of the non-card-play decisions, or None when the search makes them."""
         if self.options.play_only:
             return h.HeuristicAgent()
+        if self.options.bidder == "learned" and bidder is None:
+            from .contracts import make_learned  # the default needs no registry
+
+            return make_learned()
         if self.options.bidder and bidder is None:
             raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
                              "with make_agent, or pass bidder=")  # fmt: skip

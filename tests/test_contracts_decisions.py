@@ -94,3 +94,22 @@ def test_specs_name_the_learned_decisions():
     assert make_agent("learned:margin=4,skats=3").decider.skats == 3
     pimc = make_agent("pimc:fast,bidder=learned")
     assert isinstance(pimc.bidder, LearnedContractsAgent)
+
+
+def test_pimc_uses_the_learned_decisions_by_default_and_the_search_on_request():
+    from dataclasses import replace
+
+    from skat_env.agents.pimc import PimcAgent, PimcOptions, parse_options
+
+    assert isinstance(make_agent("pimc:fast").bidder, LearnedContractsAgent)
+    assert isinstance(PimcAgent(0).bidder, LearnedContractsAgent)
+    assert make_agent("pimc:fast,bidder=search").bidder is None
+    assert parse_options("bidder=search").bidder == ""
+    # the search's own contract decisions stay legal in every phase
+    small = replace(PimcOptions(), worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None,
+                    bidder="")  # fmt: skip
+    agent = PimcAgent(0, small)
+    seen = set()
+    for seed in range(3):  # random opponents bid, so the search also plays cards
+        seen |= play(Game.random(seed), agent, {0}, random.Random(seed), 0.0)
+    assert PLAY in seen and BIDDING in seen
