@@ -405,3 +405,11 @@ def test_thinking_indicator_and_pace(server, page, monkeypatch) -> None:
     gap = times[[n for n, _ in times].index(2)][1] - times[[n for n, _ in times].index(1)][1]
     assert gap >= 480  # the second agent's thinking (and at least the pace)
     assert re.search(r"\(0\.\d s\)", page.inner_text("#log"))  # the agent's time in the log
+    page.locator("#actions button").last.click()  # pass: the agents play on
+    page.wait_for_selector("#thinking-badge")
+    page.click("#tab-watch")  # they go on, but do not draw over the Watch tab
+    page.wait_for_timeout(700)
+    assert page.inner_text("#status").startswith("Choose a record")
+    assert page.locator("#seat-bottom .card").count() == 0
+    page.click("#tab-play")
+    page.wait_for_selector(READY)

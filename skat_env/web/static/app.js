@@ -429,7 +429,7 @@ function serverError(e) {
 
 function renderPlay(opts = {}) {
   const state = play.state;
-  if (!state) return;
+  if (!state || mode !== "play") return; // the game goes on while Watch or Rules is open
   const ctx = playContext();
   const mine = !play.busy && state.legal !== null && state.to_act === play.seat;
   renderTable(state, play.seat, ctx, { mine, overlay: opts.overlay, think: play.think });
@@ -582,6 +582,7 @@ function startThinking(seat) {
   play.thinking = { seat, start: performance.now() };
   play.thinkTimer = setInterval(() => {
     // Redraw the indicator only: the seat's badge and the status line.
+    if (mode !== "play") return;
     const ms = performance.now() - play.thinking.start;
     const badge = $("thinking-badge");
     if (badge) badge.textContent = t("badge.thinking", { s: seconds(ms) });
