@@ -413,3 +413,36 @@ def test_thinking_indicator_and_pace(server, page, monkeypatch) -> None:
     assert page.locator("#seat-bottom .card").count() == 0
     page.click("#tab-play")
     page.wait_for_selector(READY)
+
+
+def test_every_key_is_in_every_language(server, page) -> None:
+    """Each table has the same keys; every key the page's code and HTML name is in them."""
+    url, _ = server
+    page.goto(f"{url}/?mode=rules")
+    page.wait_for_selector("#rules h3")
+    keys = page.evaluate(
+        "Object.fromEntries(Object.entries(I18N).map(([k, v]) => [k, Object.keys(v)]))"
+    )
+    assert set(keys) == {"en", "de", "th"}
+    assert set(keys["de"]) == set(keys["en"]) == set(keys["th"])
+    static = Path(web_app.STATIC)
+    code = (static / "app.js").read_text()
+    named = set(re.findall(r'\b(?:t|tpl)\("([\w. ]+)"', code))
+    named |= set(
+        re.findall(r'data-i18n(?:-title)?="([\w.]+)"', (static / "index.html").read_text())
+    )
+    named |= {f"{p}.{x}" for p, xs in (("lv", ["with", "without", "game", "hand", "schneider",
+              "schneider announced", "schwarz", "schwarz announced", "ouvert", "null"]),
+              ("status", ["resigned", "claimed", "timeout", "left", "hidden", "penalty",
+              "running"]), ("log", ["hold", "pass", "pickup", "hand"]),
+              ("game", ["grand", "null", "hand", "ouvert", "schneider", "schwarz"]),
+              ("ann", ["schneider", "schwarz"])) for x in xs}  # fmt: skip
+    named -= {"lv.null"}  # Null's fixed value has its own line (end.null)
+    named |= {"forehand", "middlehand", "rearhand", "ann.ouvert"}
+    assert named and named <= set(keys["en"]), named - set(keys["en"])
+    for lang in ("de", "th"):
+        for key in ("suits", "ranks", "rankWords"):
+            table = page.evaluate(f"I18N[{lang!r}][{key!r}]")
+            assert set(table) == {"french", "german"} and all(
+                len(v) in (4, 8) for v in table.values()
+            )
