@@ -64,8 +64,6 @@ for _g, _order in enumerate(TRUMP_ORDER):
 # moves: contract moves by game kind (0..5), then null ouvert
 _MOVES = np.array([MOVE_INDEX[n] for n in (*GAME_NAMES, "null ouvert")], np.int64)
 _INTS = np.array([*BASE_VALUES, *BID_VALUES], np.int64)  # base values 0..4, bids from 5
-
-
 _NULLS = (NULL_VALUES[(True, True)], NULL_VALUES[(False, True)], NULL_VALUES[(False, False)])
 
 
@@ -87,6 +85,7 @@ def _jit(fn):
 # --- bits ------------------------------------------------------------------------------------
 @_jit
 def _pc(m):
+    """Set bits of a card set (LLVM makes the loop one popcount instruction)."""
     n = 0
     while m:
         m &= m - 1
@@ -727,7 +726,7 @@ def _onehot(obs: np.ndarray, name: str) -> np.ndarray:
 
 def _rows(obs: np.ndarray) -> np.ndarray:
     """The fields the heuristic reads, one int64 row per observation: phase, position,
-    hand, skat, discarded, open hand, all cards played, bid value, declarer, voids (5 bits
+    hand, skat, discarded, all cards played, open hand, bid value, declarer, voids (5 bits
     per relative seat), game kind, hand game, trick leader, the trick card of each relative
     seat (-1: none). Seats are relative to the observer (0 self, 1 next, 2 previous)."""
     n = len(obs)
