@@ -3,7 +3,6 @@ bad requests answered with a 4xx that leaves the game unchanged."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -14,7 +13,6 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from skat_env.cli.web import main  # noqa: E402
 from skat_env.core.cards import CARD_NAMES  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.records import dumps, replay  # noqa: E402
@@ -315,78 +313,6 @@ def test_passed_in_sheet() -> None:
         game.play("pass")
     sheet = score_sheet(game)
     assert sheet["result"]["passed_in"] and "Passed in" in sheet["summary"]
-
-
-@pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["--opponents", "nobody", "random"], "unknown agent"),
-        (["--opponents", "human", "random"], "terminal"),
-        (["--opponents", "ppo:/no/such/model.zip", "random"], "no model file"),
-        (["--records", "/no/such/file.jsonl"], "cannot read record file"),
-        (["--port", "70000"], "--port"),
-        (["--max-games", "0"], "--max-games"),
-        (["--bogus"], "unrecognized"),
-    ],
-)
-def test_cli_errors(argv: list[str], words: str, capsys, tmp_path: Path) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert words in err and "Traceback" not in err
-
-
-def test_cli_bad_record_file(capsys, tmp_path: Path) -> None:
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text(seeded_records(1) + json.dumps({"deal": "x"}) + "\n")
-    with pytest.raises(SystemExit):
-        main(["--records", str(bad)])
-    assert "bad.jsonl, line 2" in capsys.readouterr().err
-
-
-def test_python_m_skat_env_web_serves_the_page(tmp_path: Path) -> None:
-    """The real command: prints the URL, serves the page and the preloaded records."""
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    records = tmp_path / "games.jsonl"
-    records.write_text(seeded_records(2))
-    cmd = [sys.executable, "-m", "skat_env.web", "--port", str(port), "--records", str(records)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in line
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
-                time.sleep(0.1)
-        assert b"<title>Skat</title>" in page
-        config = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/config"))
-        assert len(config["records"]) == 2 and config["opponents"] == ["heuristic", "heuristic"]
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def test_cli_without_the_web_extra(monkeypatch, capsys) -> None:
-    import sys
-
-    monkeypatch.setitem(sys.modules, "fastapi", None)  # import fastapi -> ImportError
-    monkeypatch.delitem(sys.modules, "skat_env.web.app")
-    with pytest.raises(SystemExit) as exc:
-        main([])
-    assert "pip install 'skat-env[web]'" in str(exc.value.code)
 
 
 def test_concurrent_moves_on_one_game_apply_once(client: TestClient) -> None:
