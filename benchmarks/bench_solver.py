@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from solver_reference import ReferenceSolver  # benchmarks/ is on the path (script or tests)
@@ -89,16 +90,17 @@ def run(
     tt_bits: int = 20,
     only: tuple[str, ...] = QUERIES,
     old: bool = True,
-) -> list:
+) -> Iterator[tuple]:
     """Rows (kind, query, solver name, times in s, nodes) over ``deals`` deals per kind
-    (queries ``only``), for the solver and (``old``) the previous one, per deal in turn."""
+    (queries ``only``), for the solver and (``old``) the previous one, per deal in turn;
+    each query's rows as soon as it is done."""
     solvers = {"new": Solver(tt_bits=tt_bits)}
     if old:
         solvers["old"] = ReferenceSolver(tt_bits=tt_bits)
     for solver in solvers.values():  # warm-up: compile or load the kernels
         solver.solve(deal_position(10**6, "grand"))
+        solver.reaches(deal_position(10**6, "grand"), 61)
         solver.best_moves(deal_position(10**6, "null"))
-    rows = []
     for kind in kinds:
         for name, fn in QUERY_FNS.items():
             if kind == "null" and name.endswith("61") or name not in only:
@@ -116,14 +118,13 @@ def run(
                 if any(a != answers[0] for a in answers):
                     raise AssertionError(f"{kind} {name} deal {seed0 + i}: answers {answers}")
             for key in reversed(solvers):
-                rows.append((kind, name, key, np.array(times[key]), np.array(nodes[key])))
-    return rows
+                yield kind, name, key, np.array(times[key]), np.array(nodes[key])
 
 
-def table(rows: list) -> str:
+def table(rows: Iterable[tuple]) -> Iterator[str]:
+    """The header, then one line per row (with the ratios old / new on the new rows)."""
     head = f"{'game':6} {'query':13} {'solver':6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8}"
-    head += f" {'max ms':>8} {'nodes med':>10} {'nodes p99':>10}"
-    lines = [head]
+    yield head + f" {'max ms':>8} {'nodes med':>10} {'nodes p99':>10}"
     last: dict[tuple[str, str], np.ndarray] = {}
     for kind, name, key, t, n in rows:
         q = np.percentile(t * 1e3, [50, 90, 99, 100])
@@ -135,8 +136,7 @@ def table(rows: list) -> str:
             line += f"   old/new: median {np.median(old) / np.median(t):.1f}x"
             line += f", total {old.sum() / t.sum():.1f}x"
         last[(kind, name)] = t
-        lines.append(line)
-    return "\n".join(lines)
+        yield line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     if not only or any(q not in QUERIES for q in only):
         ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
-    print(table(run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old)))
+    for line in table(run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old)):
+        print(line, flush=True)
     return 0
 
 
