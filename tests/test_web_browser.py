@@ -350,6 +350,7 @@ def test_watch_a_record_step_by_step(server, page, tmp_path: Path) -> None:
     page.wait_for_selector(f"#w-counter:has-text('move {steps - 1} /')")
     assert page.locator("#end-panel.hidden").count() == 1
     page.click("#w-first")
+    page.wait_for_selector("#w-counter:has-text('move 0 /')")
     page.select_option("#w-view", "1")  # player 1's view: the others' hands are hidden
     page.wait_for_selector("#seat-left .card.back")
     assert page.locator("#seat-bottom .card:not(.back)").count() == 10
