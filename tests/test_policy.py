@@ -4,6 +4,7 @@ and no other module asks which hooks a policy has."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import re
 from pathlib import Path
@@ -202,6 +203,23 @@ def test_random_policy__seeded_legal_and_refuses_an_empty_mask():
     assert [a.act(one) for _ in range(20)] == [b.act(one) for _ in range(20)]
     with pytest.raises(ValueError, match="empty action mask"):
         a.act({"observation": obs[0], "action_mask": np.zeros(121, np.int8)})
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda p: pickle.loads(pickle.dumps(p))])
+@pytest.mark.parametrize("used", [False, True])
+def test_random_policy_copies_continue_identically_and_independently(copier, used):
+    obs, masks = batch(16, seed=5)
+    one = {"observation": obs[0], "action_mask": masks[0]}
+    a = RandomPolicy(7)
+    if used:  # both streams under way before the copy
+        a.act_batch(obs, masks), a.act(one)
+    b = copier(a)
+    assert a.act_batch(obs, masks).tolist() == b.act_batch(obs, masks).tolist()
+    assert [a.act(one) for _ in range(10)] == [b.act(one) for _ in range(10)]
+    b.reset(99)  # reseeding the copy leaves the original's streams alone
+    c = copier(a)
+    assert a.act_batch(obs, masks).tolist() == c.act_batch(obs, masks).tolist()
+    assert [a.act(one) for _ in range(10)] == [c.act(one) for _ in range(10)]
 
 
 def test_no_module_outside_the_protocol_asks_which_hooks_a_policy_has():

@@ -33,6 +33,7 @@ the envs' default opponents are ones): seeded, picklable, batched.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
@@ -227,13 +228,26 @@ class RandomPolicy(BasePolicy):
 
     def __init__(self, seed: int | None = None):
         self._rng = random.Random(seed)
-        self._np_rng = np.random.default_rng(seed)
+        self._np_seed = seed
+        self._np_rng: np.random.Generator | None = None  # made on first act_batch
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed (``None`` keeps the current stream)."""
         if seed is not None:
             self._rng.seed(seed)
-            self._np_rng = np.random.default_rng(seed)
+            self._np_seed, self._np_rng = seed, None
+
+    def __deepcopy__(self, memo: dict) -> RandomPolicy:
+        """Copy the generators' states directly: tournaments copy a random seat per game, and
+        the generic deep copy of two generators cost more than the game itself."""
+        new = copy.copy(self)
+        new._rng = random.Random(0)
+        new._rng.setstate(self._rng.getstate())
+        if self._np_rng is not None:
+            bits = np.random.PCG64(0)
+            bits.state = self._np_rng.bit_generator.state
+            new._np_rng = np.random.Generator(bits)
+        return new
 
     def act(self, observation: Observation) -> int:
         legal = np.flatnonzero(observation["action_mask"])
@@ -243,6 +257,8 @@ class RandomPolicy(BasePolicy):
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One uniformly random legal move per row of ``masks`` (``int8[n, 121]``)."""
+        if self._np_rng is None:
+            self._np_rng = np.random.default_rng(self._np_seed)
         u = self._np_rng.random(masks.shape) * masks  # argmax of uniform draws over the legal
         return u.argmax(1)
 
