@@ -398,3 +398,11 @@ def test_a_large_upload_lists_its_first_records(client: TestClient) -> None:
     last = client.get(f"/api/records/{uid}.1001?step=0").json()
     assert last["record"]["line"] == 1002 and last["step"] == 0
     assert client.get(f"/api/records/{uid}.1002").status_code == 404
+
+
+def test_the_bundled_model_is_offered_and_plays(client: TestClient, server: SkatServer) -> None:
+    """``ppo`` (the model shipped in the package) is among the opponents a player may pick."""
+    assert "ppo" in client.get("/api/config").json()["allowed"]
+    answer = new_game(client, opponents=["ppo", "heuristic"])
+    final = play_out(client, server, answer, random.Random(0))
+    assert final["state"]["phase"] == "done" and final["state"]["result"] is not None

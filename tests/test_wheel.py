@@ -118,6 +118,7 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
         "skat_env/agents/ppo.py",
         "skat_env/web/static/index.html",
         "skat_env/web/static/app.js",
+        "skat_env/web/static/i18n.js",
         "skat_env/integrations/openspiel.py",
     ):
         assert name in names

@@ -29,7 +29,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         nargs=2,
         metavar="SPEC",
         default=["heuristic", "heuristic"],
-        help="the two agents to play against: heuristic, random, ppo:PATH, pimc, ... "
+        help="the two agents to play against: heuristic, random, ppo, ppo:PATH, pimc, ... "
         "(default: heuristic heuristic)",
     )
     p.add_argument(

@@ -61,7 +61,7 @@ try:
 except (OSError, AttributeError):
     _LIBC = None
 LISTED = 1000  # an upload's answer lists its first records; the others are "{uid}.{i}"
-BUILTIN_SPECS = ("heuristic", "random", "pimc")
+BUILTIN_SPECS = ("heuristic", "random", "ppo", "pimc")
 
 
 @dataclass
