@@ -10,7 +10,9 @@ every legal first card; best_moves 61: 1/0 per first card), each from an empty t
 the solver (``new``) and the previous one (``old``: commit e175a62, frozen in
 ``solver_reference.py``) on the same deals, one after the other per deal (so both see the
 same load), with the ratio old / new of the medians and of the total times; the answers
-must agree. ``--no-old`` times the solver alone:
+must agree. Times are the process's CPU time (``--clock cpu``, the default: what one core
+spends, robust to other jobs sharing the cores; ``--clock wall`` for wall-clock time).
+``--no-old`` times the solver alone:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000 --queries solve
@@ -67,12 +69,15 @@ def deal_position(seed: int, kind: str) -> Position:
     return Position(game, decl, tuple(hands), leader=0, declarer_points=points_of(skat))
 
 
-def _time(fn, pos: Position, solver) -> tuple[float, int, object]:
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def _time(fn, pos: Position, solver, clock=time.process_time) -> tuple[float, int, object]:
     solver.clear()  # every query starts from an empty table
     solver.reset_nodes()
-    t = time.perf_counter()
+    t = clock()
     answer = fn(solver, pos)
-    return time.perf_counter() - t, solver.nodes, answer
+    return clock() - t, solver.nodes, answer
 
 
 QUERY_FNS = {
@@ -90,6 +95,7 @@ def run(
     tt_bits: int = 20,
     only: tuple[str, ...] = QUERIES,
     old: bool = True,
+    clock: str = "cpu",
 ) -> Iterator[tuple]:
     """Rows (kind, query, solver name, times in s, nodes) over ``deals`` deals per kind
     (queries ``only``), for the solver and (``old``) the previous one, per deal in turn;
@@ -111,7 +117,7 @@ def run(
                 pos = deal_position(seed0 + i, kind)
                 answers = []
                 for key, solver in solvers.items():
-                    dt, n, answer = _time(fn, pos, solver)
+                    dt, n, answer = _time(fn, pos, solver, CLOCKS[clock])
                     times[key].append(dt)
                     nodes[key].append(n)
                     answers.append(answer)
@@ -147,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
     ap.add_argument("--queries", default=",".join(QUERIES), help=",".join(QUERIES))
     ap.add_argument("--no-old", action="store_true", help="time the solver alone")
+    ap.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="cpu", help="cpu: process time (default); wall"
+    )
     a = ap.parse_args(argv)
     kinds = tuple(k for k in a.kinds.split(",") if k)
     only = tuple(q for q in a.queries.split(",") if q)
@@ -156,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     if not only or any(q not in QUERIES for q in only):
         ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
-    for line in table(run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old)):
+    rows = run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old, clock=a.clock)
+    print(f"times: {a.clock} clock")
+    for line in table(rows):
         print(line, flush=True)
     return 0
 

@@ -337,12 +337,13 @@ def _lowest(pts, m, k):
 
 
 @njit(cache=True)
-def _run_out(smask, pts, hand, sure, opp_a, opp_b, live):
+def _run_out(smask, pts, hand, sure, opp_a, opp_b, mate, live):
     """Card points the player on lead (``hand``) and its side win for sure beyond its own
-    ``sure`` trumps (those above every trump of ``opp_a`` and ``opp_b``, the opponents): it
-    draws them, each opponent following with its cheapest trumps, then leads its run of
-    the highest cards still out in each side suit while every opponent that still holds a
-    trump must follow suit (with its weakest cards, counted too)."""
+    ``sure`` trumps (those above every trump of ``opp_a`` and ``opp_b``, the opponents;
+    ``mate``: its partner's hand, or 0): it draws them, every other player following with
+    its cheapest trumps, then leads its run of the highest cards still out in each side
+    suit while every opponent that still holds a trump must follow suit (the weakest cards
+    of the suit that the others must play count too)."""
     trumps = smask[TRUMP]
     j = _popcount(sure)
     ta = opp_a & trumps
@@ -350,6 +351,8 @@ def _run_out(smask, pts, hand, sure, opp_a, opp_b, live):
     na = _popcount(ta)
     nb = _popcount(tb)
     total = _cheapest(pts, ta, min(j, na)) + _cheapest(pts, tb, min(j, nb))
+    tm = mate & trumps
+    total += _cheapest(pts, tm, min(j, _popcount(tm)))
     for s in range(TRUMP):
         lv = live & smask[s]
         mine = hand & lv
@@ -370,7 +373,7 @@ def _run_out(smask, pts, hand, sure, opp_a, opp_b, live):
             total += pts[_low_index(top)]
             lv ^= top
             n += 1
-        total += _lowest(pts, sa, n) + _lowest(pts, sb, n)
+        total += _lowest(pts, sa, n) + _lowest(pts, sb, n) + _lowest(pts, mate & smask[s], n)
     return total
 
 
@@ -398,10 +401,11 @@ def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader):
         hi = rem - _count(pts, mode, f & above)
         live = h0 | h1 | h2
         if leader == decl:
-            lo += _run_out(smask, pts, dh, d_sure, g1, g2, live)
+            lo += _run_out(smask, pts, dh, d_sure, g1, g2, 0, live)
         else:  # the partner's cards cannot take a trick from the leader's side
             lh = h0 if leader == 0 else (h1 if leader == 1 else h2)
-            hi -= _run_out(smask, pts, lh, lh & trumps & above, dh, 0, live)
+            mate = g1 if lh == g2 else g2
+            hi -= _run_out(smask, pts, lh, lh & trumps & above, dh, 0, mate, live)
     else:  # two defender trumps can fall on one trick
         hi = rem - max(_count(pts, mode, f1 & above), _count(pts, mode, f2 & above))
     return lo, hi
@@ -454,6 +458,10 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
             lo = d & 255
             hi = (d >> 8) & 255
             hint = ((d >> 16) & 255) - 1
+        if found and (lo >= beta or lo == hi):
+            return lo  # the table settles it: no bounds needed
+        if found and hi <= alpha:
+            return hi
         if mode != MODE_TRICKS_MIN:
             slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader)
             lo = max(lo, slo)
