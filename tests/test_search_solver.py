@@ -303,6 +303,16 @@ def test_full_deals_match_the_previous_solver(seed):
         assert new.solve(p, guess=value + 7) == value
 
 
+def test_benchmark_deal_92_matches_the_previous_solver():
+    """The benchmark's suit deal 92 caught a run-out bound that counted a defender's sure
+    trump twice (once as sure, once as drawn by its partner): 55 points instead of 56."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_solver
+
+    p = bench_solver.deal_position(92, "suit")
+    assert Solver(tt_bits=18).solve(p) == _reference_solver().solve(p) == 56
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_endgames_match_the_previous_solver(seed):
     """From trick 4 to 6 (some mid-trick): exact values of every card, with and without a

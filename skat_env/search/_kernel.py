@@ -340,10 +340,11 @@ def _lowest(pts, m, k):
 def _run_out(smask, pts, hand, sure, opp_a, opp_b, mate, live):
     """Card points the player on lead (``hand``) and its side win for sure beyond its own
     ``sure`` trumps (those above every trump of ``opp_a`` and ``opp_b``, the opponents;
-    ``mate``: its partner's hand, or 0): it draws them, every other player following with
-    its cheapest trumps, then leads its run of the highest cards still out in each side
-    suit while every opponent that still holds a trump must follow suit (the weakest cards
-    of the suit that the others must play count too)."""
+    ``mate``: its partner's hand, or 0): it draws them, each opponent following with its
+    cheapest trumps (not the partner's: its sure trumps count already), then leads its run
+    of the highest cards still out in each side suit while every opponent that still holds
+    a trump must follow suit (the weakest cards of the suit that the others must play count
+    too)."""
     trumps = smask[TRUMP]
     j = _popcount(sure)
     ta = opp_a & trumps
@@ -351,8 +352,6 @@ def _run_out(smask, pts, hand, sure, opp_a, opp_b, mate, live):
     na = _popcount(ta)
     nb = _popcount(tb)
     total = _cheapest(pts, ta, min(j, na)) + _cheapest(pts, tb, min(j, nb))
-    tm = mate & trumps
-    total += _cheapest(pts, tm, min(j, _popcount(tm)))
     for s in range(TRUMP):
         lv = live & smask[s]
         mine = hand & lv
