@@ -41,6 +41,7 @@ from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contract_model import (
     KINDS,
+    NULL_KIND,
     NULL_OUVERT_KIND,
     ContractModel,
     expected_utility,
@@ -73,12 +74,19 @@ class ContractDecider:
     position and bid, cached)."""
 
     def __init__(self, model: ContractModel | None = None, skats: int = SKATS,
-                 margin: float = MARGIN, seed: int = 0):  # fmt: skip
+                 margin: float = MARGIN, seed: int = 0, nulls: bool = True):  # fmt: skip
         self.model = model if model is not None else _default_model()
         self.skats = int(skats)
         self.margin = float(margin)
         self.seed = int(seed)
+        self.nulls = bool(nulls)  # False: never null (the search defends null better than
+        # the heuristic the model learned from)
         self._cache: dict[tuple, object] = {}
+
+    def _utility(self, p, kind, hand, mats, bid, ann_schneider=0, ann_schwarz=0) -> np.ndarray:
+        """:func:`expected_utility`, null variants ruled out when ``nulls`` is off."""
+        u = expected_utility(p, kind, hand, mats, bid, ann_schneider, ann_schwarz)
+        return u if self.nulls else np.where(np.asarray(kind) >= NULL_KIND, -np.inf, u)
 
     def _keep(self, key: tuple, value: object) -> None:
         """Cache an evaluation (emptied past ``CACHE_SIZE`` entries: a long-lived agent)."""
@@ -113,7 +121,7 @@ class ContractDecider:
         """(expected utility, kind, pair) of the best pickup contract and discard at ``bid``."""
         kind, kept, buried, p = self.pickup_rows(twelve, position)
         mats = matadors_of(kind, np.full(len(kind), twelve, dtype=np.int64))
-        u = expected_utility(p, kind, np.zeros(len(kind), np.int64), mats, bid)
+        u = self._utility(p, kind, np.zeros(len(kind), np.int64), mats, bid)
         i = int(np.argmax(u))
         return float(u[i]), int(kind[i]), int(buried[i])
 
@@ -130,11 +138,11 @@ class ContractDecider:
             p = self.model.predict(kept, buried, kind, hand, np.full(len(kind), position))
             per_skat = matadors_of(np.tile(np.arange(KINDS), k), np.repeat(ten | skats, KINDS))
             mats = np.repeat(per_skat, npairs)  # the same twelve cards for every pair
-            u18 = expected_utility(p, kind, hand, mats, 18).reshape(k * KINDS, npairs)
+            u18 = self._utility(p, kind, hand, mats, 18).reshape(k * KINDS, npairs)
             best = np.argmax(u18, axis=1) + np.arange(k * KINDS) * npairs  # row per (skat, kind)
             rows_b = np.repeat(best, len(BIDS))
             bids = np.tile(BIDS, k * KINDS)
-            u = expected_utility(p[rows_b], kind[rows_b], hand[rows_b], mats[rows_b], bids)
+            u = self._utility(p[rows_b], kind[rows_b], hand[rows_b], mats[rows_b], bids)
             self._keep(key, u.reshape(k, KINDS, len(BIDS)).max(axis=1).mean(axis=0))
         return self._cache[key]
 
@@ -155,7 +163,7 @@ class ContractDecider:
             bids = np.tile(BIDS, n * k)
             mats = matadors_of(np.tile(kinds, k), np.repeat(np.int64(ten) | skats, n))
             mats = np.repeat(mats, len(BIDS))
-            u = expected_utility(p[rows], kinds[rows], np.ones(len(rows), np.int64), mats, bids,
+            u = self._utility(p[rows], kinds[rows], np.ones(len(rows), np.int64), mats, bids,
                                  sn[rows], sw[rows])  # fmt: skip
             self._keep(key, u.reshape(k, n, len(BIDS)).mean(axis=0))
         return self._cache[key]
@@ -198,7 +206,7 @@ class ContractDecider:
             p = self.model.predict(np.full(n, view.hand, np.int64), np.full(n, view.discarded),
                                    kinds, np.zeros(n, np.int64), np.full(n, position))  # fmt: skip
             mats = matadors_of(kinds, np.full(n, view.hand | view.discarded, np.int64))
-            u = expected_utility(p, kinds, np.zeros(n, np.int64), mats, view.bid)
+            u = self._utility(p, kinds, np.zeros(n, np.int64), mats, view.bid)
             names = [_declaration_name(int(k)) for k in np.argsort(-u, kind="stable")]
         for name in names:
             if legal >> MOVE_INDEX[name] & 1:
@@ -254,7 +262,8 @@ class LearnedContractsAgent(ViewAgent):
 
 
 def parse_options(arg: str) -> ContractDecider:
-    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH``."""
+    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH``,
+    ``nulls=0|1``."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -265,11 +274,15 @@ def parse_options(arg: str) -> ContractDecider:
                 fields["skats"] = int(value)
             elif eq and key == "model":
                 fields["model"] = ContractModel.load(value)
+            elif eq and key == "nulls" and value in ("0", "1"):
+                fields["nulls"] = value == "1"
             else:
                 raise ValueError
         except ValueError as e:
             why = str(e) or f"unknown or bad learned option {item!r}"
-            raise ValueError(f"{why}; options: margin=X, skats=N (>=1), model=PATH") from None
+            raise ValueError(
+                f"{why}; options: margin=X, skats=N (>=1), model=PATH, nulls=0|1"
+            ) from None
     return ContractDecider(**fields)
 
 

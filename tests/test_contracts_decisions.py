@@ -113,3 +113,19 @@ def test_pimc_uses_the_learned_decisions_by_default_and_the_search_on_request():
     for seed in range(3):  # random opponents bid, so the search also plays cards
         seen |= play(Game.random(seed), agent, {0}, random.Random(seed), 0.0)
     assert PLAY in seen and BIDDING in seen
+
+
+def test_nulls_off_never_plans_or_declares_null():
+    decider = ContractDecider(tiny_model(6), nulls=False)
+    assert make_agent("learned:nulls=0").decider.nulls is False
+    for seed in range(10):
+        deck = np.random.default_rng(seed).permutation(32).tolist()
+        twelve = sum(1 << c for c in deck[:12])
+        assert decider.discard_plan(twelve, seed % 3, 18)[0] < 5
+    agent = LearnedContractsAgent(
+        ContractDecider(tiny_model(6), skats=2, margin=-1000.0, nulls=False)
+    )
+    for seed in range(6):
+        game = Game.random(seed)
+        play(game, agent, {0, 1, 2}, random.Random(seed), 0.0)
+        assert game.result.passed_in or not game.result.contract.startswith("null")
