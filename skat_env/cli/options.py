@@ -107,6 +107,24 @@ def parse_opponents(text: str) -> dict[str, float]:
     return {k: v / total for k, v in weights.items() if v > 0}
 
 
+def league_members(text: str) -> list[str]:
+    """The member specs of ``--league`` (``self``: the snapshots, ``best``: the best model so
+    far, anything else an agent spec checked by the registry), in order; :class:`UsageError`
+    for a bad spec, a weight (the league weighs its members itself) or a repeat."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise UsageError(f"--league needs at least one member, got {text!r}")
+    if len(set(specs)) < len(specs):
+        raise UsageError(f"--league names a member twice: {text!r}")
+    for spec in specs:
+        head, _, tail = spec.rpartition(":")
+        if head and _is_number(tail):
+            raise UsageError(f"--league members take no weights (the league sets them): {spec!r}")
+        if spec not in ("self", "best"):
+            training_agent(spec, role="league member")
+    return specs
+
+
 def opponent_policies(weights: dict[str, float], seed: int) -> dict[str, Any]:
     """The policy of every opponent spec in ``weights`` (``self`` is the learner's slots)."""
     return {spec: training_agent(spec, seed) for spec in weights if spec != "self"}
@@ -123,6 +141,7 @@ def _is_number(text: str) -> bool:
 __all__ = [
     "UsageError",
     "add_tournament_options",
+    "league_members",
     "opponent_policies",
     "parse_dataclass",
     "parse_opponents",

@@ -36,6 +36,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats tw
 
 from skat_env.cli.options import (  # noqa: E402 (after the thread setting)
     UsageError,
+    league_members,
     opponent_policies,
     parse_dataclass,
     parse_opponents,
@@ -59,6 +60,23 @@ class Args:
         "heuristic:0.7,self:0.2,random:0.1",
         "opponent pool spec:weight,...: random, heuristic, self (frozen copies of the learner), "
         "or any agent spec such as ppo:models/x.zip; weights are normalised",
+    )
+    league: str = _f(
+        "",
+        "train against a league instead of --opponents: members spec,... (agent specs; self: "
+        "the --snapshot-pool frozen snapshots; best: the best model so far by the evaluations), "
+        "mixed by prioritised fictitious self-play (docs/train.md), e.g. "
+        "heuristic,heuristic:margin=-1,heuristic:margin=1,random,self,best",
+    )
+    league_prioritise: str = _f(
+        "hard",
+        "league weight of a member by the learner's win rate x against it: hard (1-x)^2, "
+        "even x(1-x), uniform",
+    )
+    eval_panel: str = _f(
+        "",
+        "evaluation opponents spec,... (empty: random,heuristic; with --league "
+        "heuristic,heuristic:margin=0.5,ppo: players it never trains against unless named)",
     )
     n_envs: int = _f(0, "games stepped together (0: 256 for --env vector, 8 for single)")
     seed: int = _f(0, "seed of the model, the envs and the evaluations")
@@ -153,7 +171,45 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
     if args.bc_iss and (not args.bc_games or not args.bc_iss_min_rating >= 0):
         raise UsageError("--bc-iss needs --bc-games > 0 and --bc-iss-min-rating >= 0")
+    if args.league:
+        from skat_env.integrations.training_league import PRIORITIES
+
+        if args.env != "vector":
+            raise UsageError("--league needs --env vector (the env that reports each game's "
+                             "opponent and outcome)")  # fmt: skip
+        if args.league_prioritise not in PRIORITIES:
+            raise UsageError(f"--league-prioritise must be one of {', '.join(PRIORITIES)}, "
+                             f"got {args.league_prioritise!r}")  # fmt: skip
+        league_members(args.league)
+    eval_panel(args)
     return parse_opponents(args.opponents)
+
+
+def eval_panel(args: Args) -> tuple[str, ...]:
+    """The evaluation opponents (checked: :class:`UsageError` for a bad spec)."""
+    default = "heuristic,heuristic:margin=0.5,ppo" if args.league else "random,heuristic"
+    specs = [s.strip() for s in (args.eval_panel or default).split(",") if s.strip()]
+    if not specs or len(set(specs)) < len(specs):
+        raise UsageError(f"--eval-panel needs distinct agent specs, got {args.eval_panel!r}")
+    for spec in specs:
+        training_agent(spec, role="evaluation opponent")
+    return tuple(specs)
+
+
+def make_league(args: Args) -> Any:
+    """The league of ``--league`` and the callback that runs it (writes ``league.json``)."""
+    from skat_env.integrations.callbacks import LeagueCallback
+    from skat_env.integrations.training_league import BEST, SNAPSHOT, League
+
+    specs = league_members(args.league)
+    fixed = {
+        s: "random" if s == "random" else training_agent(s, args.seed)
+        for s in specs
+        if s not in (SNAPSHOT, BEST)
+    }
+    snapshots = args.snapshot_pool if SNAPSHOT in specs else 0
+    league = League(fixed, snapshots, BEST in specs, args.league_prioritise)
+    return LeagueCallback(league, args.snapshot_every, RUNS / args.name / "league.json")
 
 
 def net_arch(args: Args) -> list[int]:
@@ -322,19 +378,25 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
     torch.set_num_threads(1)
 
     # --- env and model -------------------------------------------------------------------------
+    if "opponents" in given and args.league:
+        raise UsageError("--opponents and --league exclude each other (the league's members "
+                         "are its opponents)")  # fmt: skip
     slots = SelfPlaySlots(args.snapshot_pool)
-    seat = None if args.seat < 0 else args.seat
-    venv = make_vec_env(
-        args.env,
-        args.n_envs,
-        weights,
-        opponent_policies(weights, args.seed),
-        slots,
-        args.seed,
-        seat=seat,
-        reward_mode=args.reward_mode,
-        reward_scale=args.reward_scale,
-    )
+    env_kwargs = {
+        "seat": None if args.seat < 0 else args.seat,
+        "reward_mode": args.reward_mode,
+        "reward_scale": args.reward_scale,
+    }
+    league = make_league(args) if args.league else None
+    if league is None:
+        policies = opponent_policies(weights, args.seed)
+        venv = make_vec_env(
+            args.env, args.n_envs, weights, policies, slots, args.seed, **env_kwargs
+        )
+    else:
+        from skat_env.integrations.training_league import league_vec_env
+
+        venv = league_vec_env(league.league, args.n_envs, args.seed, **env_kwargs)
     model = make_model(args, venv, run_dir)
     model.set_logger(cbs.make_logger(run_dir, args.tensorboard))
     start = model.num_timesteps
@@ -343,6 +405,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         args.eval_deals,
         args.seed + 1,
         args.reward_scale,
+        opponents=eval_panel(args),
         workers=args.eval_workers,
         write=cbs.write,
     )
@@ -352,21 +415,29 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         if start == 0 and clone and not (run_dir / "bc.json").exists():
             warm_start(model, args, run_dir, t0)
         slots.fill(model.policy)  # self-play needs an opponent from the first game
+        if league is not None:
+            league.start(model, venv)  # the first snapshot (the clone, or the resumed model)
         if start == 0 and not args.resume:
-            evaluator.evaluate(model)  # step 0 of the learning curve: the cloned policy
+            rows = evaluator.evaluate(model)  # step 0 of the learning curve: the cloned policy
+            if league is not None:
+                league.offer_best(model, rows)
+                cbs.write(league.league.summary())
 
         # --- PPO against the pool --------------------------------------------------------------
         rollout = model.n_steps * model.n_envs
         target = start + max(1, math.ceil((args.timesteps - start) / rollout)) * rollout
         if start < args.timesteps:
+            mix = ", ".join(f"{k}:{v:.2f}" for k, v in weights.items())
+            if league is not None:
+                mix = f"league {', '.join(league.league.names)} ({args.league_prioritise})"
             cbs.write(
                 f"PPO on {run_dir} from {start:,} to {target:,} steps ({args.env} env, "
-                f"rollouts of {rollout:,}); opponents "
-                f"{', '.join(f'{k}:{v:.2f}' for k, v in weights.items())}"
+                f"rollouts of {rollout:,}); opponents {mix}"
             )
             deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
             periodic = [
                 EveryNTimesteps(args.snapshot_every, cbs.SnapshotCallback(slots)),
+                *([league] if league is not None else []),
                 CheckpointCallback(
                     max(1, args.checkpoint_every // model.n_envs),
                     str(run_dir / "checkpoints"),
@@ -375,7 +446,12 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
             ]
             if args.eval_every:
                 evaluator.until = target
-                periodic.append(EveryNTimesteps(args.eval_every, evaluator))
+                then = evaluator
+                if league is not None:
+                    then = CallbackList(
+                        [evaluator, cbs.AfterEvalCallback(evaluator, league, cbs.write)]
+                    )
+                periodic.append(EveryNTimesteps(args.eval_every, then))
             for cb in periodic:
                 if isinstance(cb, EveryNTimesteps):
                     cb.last_time_trigger = start

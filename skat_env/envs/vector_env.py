@@ -13,10 +13,16 @@ batched by :func:`~.policy.batched`; or a :data:`~.policy.BatchedPolicy`
 ``policy(obs, mask) -> actions`` taking ``float32[n, 450]`` observations and ``int8[n, 121]``
 masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
 its opponent for both other seats from the pool at its start. Every policy is called once
-per opponent turn with all the games that use it.
+per opponent turn with all the games that use it. :meth:`SkatVectorEnv.set_weights` changes
+the mix for the games that start afterwards (a league reweights its members this way), and
+each step reports, for the games that ended, which opponent they used and who won (below).
 
 Autoreset is same-step: when a game ends, ``terminated[i]`` is set, ``rewards[i]`` is the
-learner's reward, ``infos["result_score"][i]`` the declarer's list score, and ``obs[i]``
+learner's reward, ``infos["result_score"][i]`` the declarer's list score,
+``infos["opponent"][i]`` the pool index of that game's opponent (:attr:`opponent_names`),
+``infos["outcome"][i]`` +1 if the learner's side won it, -1 if the opponents' side did, 0 for a
+thrown-in deal (the sign of the learner's reward minus the mean of its opponents', the same in
+every reward mode; an illegal move loses), and ``obs[i]``
 already shows the learner's first decision of the next game (no terminal observation:
 Skat ends on a move, nothing is left to observe). :meth:`action_masks` gives the legal
 moves for maskable algorithms.
@@ -89,12 +95,7 @@ class SkatVectorEnv(VectorEnv):
         }
         if not self._pool_spec:
             raise ValueError("the opponent pool is empty")
-        w = np.ones(len(self._pool_spec)) if weights is None else np.asarray(weights, float)
-        bad = w.shape != (len(self._pool_spec),) or not np.isfinite(w).all()
-        if bad or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"weights must be {len(self._pool_spec)} finite non-negative "
-                             f"numbers, not all 0, got {weights!r}")  # fmt: skip
-        self._weights = w / w.sum()
+        self._weights = self._check_weights(weights)
         self.single_observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.single_action_space = gym.spaces.Discrete(NUM_MOVES)
         self.observation_space = gym.vector.utils.batch_space(
@@ -105,6 +106,8 @@ class SkatVectorEnv(VectorEnv):
         self.seats = np.zeros(num_envs, np.int64)
         self.opponent = np.zeros(num_envs, np.int64)  # index into the pool, per game
         self._scores = np.zeros(num_envs, np.int64)  # declarer's list score of the last game
+        self._ended_opponent = np.zeros(num_envs, np.int64)  # opponent of the last game
+        self._outcomes = np.zeros(num_envs, np.int64)  # +1 / -1 / 0 of the last game
         self._rng = np.random.default_rng()
         self._policies: list[BatchedPolicy] = []
 
@@ -138,7 +141,11 @@ class SkatVectorEnv(VectorEnv):
         done = np.zeros(self.num_envs, bool)
         self._collect(rewards, done)
         self._advance(rewards, done)
-        infos = {"result_score": self._scores.copy()}
+        infos = {
+            "result_score": self._scores.copy(),
+            "opponent": np.where(done, self._ended_opponent, self.opponent),
+            "outcome": self._outcomes.copy(),
+        }
         truncated = np.zeros(self.num_envs, bool)
         return s.obs.copy(), rewards * self.reward_scale, done, truncated, infos
 
@@ -155,6 +162,25 @@ class SkatVectorEnv(VectorEnv):
 
     __copy__ = clone  # a shallow copy would share the game and the generators
 
+    @property
+    def opponent_names(self) -> list[str]:
+        """The pool's names, in the order of the indices in ``infos["opponent"]``."""
+        return list(self._pool_spec)
+
+    def set_weights(self, weights: Sequence[float]) -> None:
+        """New pool weights (one per opponent, normalised) for the games that start from now
+        on; games in progress keep their opponent. Bad weights raise and change nothing."""
+        self._weights = self._check_weights(weights)
+
+    def _check_weights(self, weights: Sequence[float] | None) -> np.ndarray:
+        n = len(self._pool_spec)
+        w = np.ones(n) if weights is None else np.asarray(weights, float)
+        bad = w.shape != (n,) or not np.isfinite(w).all()
+        if bad or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"weights must be {n} finite non-negative numbers, not all 0, "
+                             f"got {weights!r}")  # fmt: skip
+        return w / w.sum()
+
     # --- internals ---
     def _new_games(self, idx: np.ndarray) -> None:
         """Draw the learner's seat and the opponents of the games (re)started in ``idx``."""
@@ -168,9 +194,14 @@ class SkatVectorEnv(VectorEnv):
         s = self.state
         ended = np.flatnonzero(s.terminated)
         if len(ended):
-            rewards[ended] += s.rewards[ended, self.seats[ended]]
+            seat_rewards = s.rewards[ended]
+            mine = seat_rewards[np.arange(len(ended)), self.seats[ended]]
+            others = (seat_rewards.sum(1) - mine) / 2
+            rewards[ended] += mine
             done[ended] = True
             self._scores[ended] = s.result.score[ended]
+            self._outcomes[ended] = np.sign(mine - others)
+            self._ended_opponent[ended] = self.opponent[ended]
             self._new_games(ended)
 
     def _advance(self, rewards: np.ndarray, done: np.ndarray) -> None:
@@ -225,8 +256,10 @@ def sb3_vec_env(num_envs: int, **kwargs: Any):
 
         def step_wait(self):
             obs, rew, term, _, info = self.env.step(self._actions)
-            scores = info["result_score"]
-            infos = [{"result_score": int(scores[i])} if term[i] else {} for i in range(len(term))]
+            keys = ("result_score", "opponent", "outcome")
+            infos = [
+                {k: int(info[k][i]) for k in keys} if term[i] else {} for i in range(len(term))
+            ]
             return obs, rew.astype(np.float32), term, infos
 
         def close(self) -> None:

@@ -1,20 +1,25 @@
-"""Stable-Baselines3 plumbing of a training run: callbacks (self-play snapshots, a wall-clock
-budget, a progress bar), the logger (an appended ``progress.csv`` and TensorBoard) and atomic
-saves. The evaluations during training are the front end's (:mod:`skat_env.cli.train_eval`).
+"""Stable-Baselines3 plumbing of a training run: callbacks (self-play snapshots, the league's
+records and weights, a wall-clock budget, a progress bar), the logger (an appended
+``progress.csv`` and TensorBoard) and atomic saves. The evaluations during training are the
+front end's (:mod:`skat_env.cli.train_eval`).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from .numpy_policy import NumpyPolicy
 from .opponents import SelfPlaySlots
+from .training_league import League
 
 PROGRESS_COLUMNS = (
     "time/total_timesteps",
@@ -77,6 +82,76 @@ class SnapshotCallback(BaseCallback):
 
     def _on_step(self) -> bool:
         self.slots.push(self.model.policy)
+        return True
+
+
+class LeagueCallback(BaseCallback):
+    """Runs a :class:`~.training_league.League` during training: books every finished game's
+    opponent and outcome (the vector env's infos), sends the new weights to the env and
+    writes ``out`` (``league.json``) after each rollout, freezes a snapshot of the learner
+    every ``snapshot_every`` steps; :meth:`offer_best` after each evaluation."""
+
+    def __init__(self, league: League, snapshot_every: int, out: Path | None = None):
+        super().__init__()
+        self.league, self.snapshot_every, self.out = league, snapshot_every, out
+        self.last_snapshot = 0
+        self._opp: list[int] = []
+        self._outcome: list[int] = []
+
+    def start(self, model: Any, venv: Any) -> None:
+        """Before PPO: freeze the learner into the first snapshot slot (if there are any) and
+        give the env the league's weights."""
+        if self.league.snapshots:
+            self.league.add_snapshot(NumpyPolicy.from_policy(model.policy))
+        venv.env_method("set_weights", self.league.weights(), indices=[0])
+
+    def _on_training_start(self) -> None:
+        self.last_snapshot = self.num_timesteps
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            if "opponent" in info:
+                self._opp.append(info["opponent"])
+                self._outcome.append(info["outcome"])
+        if self.num_timesteps - self.last_snapshot >= self.snapshot_every:
+            self.league.add_snapshot(NumpyPolicy.from_policy(self.model.policy))
+            self.last_snapshot = self.num_timesteps
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self.league.record(np.array(self._opp, np.int64), np.array(self._outcome, np.int64))
+        self._opp, self._outcome = [], []
+        self.training_env.env_method("set_weights", self.league.weights(), indices=[0])
+        for row in self.league.table():
+            if row["filled"]:
+                for key in ("weight", "learner_win_rate"):
+                    self.logger.record(f"league/{row['member']}/{key}", row[key])
+        if self.out is not None:
+            self.out.write_text(json.dumps(self.league.table(), indent=1))
+
+    def offer_best(self, model: Any, rows: list[dict]) -> bool:
+        """Make the learner the league's best member if its evaluation beats the earlier ones:
+        the score is the mean learner-minus-opponent margin over the evaluation rows, without
+        ``random`` (which every model beats). Nothing without a best member."""
+        diffs = [r["diff"] for r in rows if r["opponent"] != "random"]
+        if not diffs or not self.league.has_best:
+            return False
+        return self.league.offer_best(NumpyPolicy.from_policy(model.policy), float(np.mean(diffs)))
+
+
+class AfterEvalCallback(BaseCallback):
+    """After ``evaluator`` (a callback with the rows of its last evaluation in ``last``),
+    offer the learner to the league as its best model and log the league's state."""
+
+    def __init__(
+        self, evaluator: Any, league: LeagueCallback, write: Callable[[str], None] = print
+    ):
+        super().__init__()
+        self.evaluator, self.league, self.write = evaluator, league, write
+
+    def _on_step(self) -> bool:
+        self.league.offer_best(self.model, self.evaluator.last)
+        self.write(self.league.league.summary())
         return True
 
 
@@ -145,7 +220,9 @@ def write(text: str) -> None:
 
 __all__ = [
     "PROGRESS_COLUMNS",
+    "AfterEvalCallback",
     "DeadlineCallback",
+    "LeagueCallback",
     "ProgressCallback",
     "SnapshotCallback",
     "make_logger",
