@@ -222,6 +222,25 @@ def test_set_weights_steers_the_new_games_and_repeats_under_a_seed():
     assert (env._weights == [0, 0, 1]).all()
 
 
+def test_after_eval_offers_only_a_fresh_evaluation(monkeypatch):
+    from types import SimpleNamespace
+
+    from skat_env.integrations.callbacks import AfterEvalCallback, LeagueCallback
+
+    offers, lines = [], []
+    monkeypatch.setattr(LeagueCallback, "offer_best", lambda self, model, rows: offers.append(rows))
+    lc = LeagueCallback(league(1, best=True), snapshot_every=10)
+    evaluator = SimpleNamespace(last=[{"opponent": "heuristic", "diff": 1.0}])
+    cb = AfterEvalCallback(evaluator, lc, lines.append)
+    cb.model = SimpleNamespace()
+    cb._on_step()  # the evaluator skipped: its rows are the model before
+    assert offers == [] and lines == []
+    evaluator.last = [{"opponent": "heuristic", "diff": 2.0}]
+    cb._on_step()
+    cb._on_step()
+    assert offers == [evaluator.last] and len(lines) == 1 and lines[0].startswith("league: p0")
+
+
 # --- train.py --league -----------------------------------------------------------------------
 
 TINY = ["--timesteps", "256", "--n-envs", "8", "--n-steps", "16", "--batch-size", "64",

@@ -141,15 +141,20 @@ class LeagueCallback(BaseCallback):
 
 class AfterEvalCallback(BaseCallback):
     """After ``evaluator`` (a callback with the rows of its last evaluation in ``last``),
-    offer the learner to the league as its best model and log the league's state."""
+    offer the learner to the league as its best model and log the league's state; nothing
+    when the evaluator did not evaluate (its rows are another model's)."""
 
     def __init__(
         self, evaluator: Any, league: LeagueCallback, write: Callable[[str], None] = print
     ):
         super().__init__()
         self.evaluator, self.league, self.write = evaluator, league, write
+        self._seen = evaluator.last  # rows already there are an earlier model's
 
     def _on_step(self) -> bool:
+        if self.evaluator.last is self._seen:
+            return True
+        self._seen = self.evaluator.last
         self.league.offer_best(self.model, self.evaluator.last)
         self.write(self.league.league.summary())
         return True
