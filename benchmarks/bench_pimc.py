@@ -117,7 +117,9 @@ def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, se
         lost[name].append(best - sign * true[card])
 
 
-def world_cost(games: int, seed: int) -> dict[tuple[str, int, str], list[float]]:
+def world_cost(
+    games: int, seed: int, clock=time.process_time
+) -> dict[tuple[str, int, str], list[float]]:
     """Seconds per world by (family, trick 1..3, solver) over ``games`` heuristic games, for
     the previous solver (``solver_reference.py``), the solver, and the solver with pimc's node
     limit (``capped``), on the same decisions."""
@@ -145,11 +147,11 @@ def world_cost(games: int, seed: int) -> dict[tuple[str, int, str], list[float]]
                 for name, solver, limit in runs:
                     if limit is not None and not exact:
                         solver.clear()  # as pimc does once per decision
-                    start = time.perf_counter()
+                    start = clock()
                     search.world_values(view, world, solver, exact, max_nodes=limit)
                     if i >= 0:
                         key = (family, trick, name)
-                        times.setdefault(key, []).append(time.perf_counter() - start)
+                        times.setdefault(key, []).append(clock() - start)
             game.step(other.act_view(view))
     return times
 
@@ -166,7 +168,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.world_cost:
-        times = world_cost(args.world_cost, args.seed)
+        times = world_cost(args.world_cost, args.seed, CLOCKS[args.clock])
         print(f"seconds per world, {args.world_cost} heuristic games (true deals)")
         print(
             f"{'family':6s} {'trick':>5s} {'n':>5s} {'solver':6s} {'mean':>7s} {'median':>7s}",

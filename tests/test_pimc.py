@@ -238,3 +238,16 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
     times = bench_pimc.time_spec("pimc:play_only,worlds=1,cap=off", games=1, seed=3)
     assert any(k.startswith("play") for k in times)
     assert all(t >= 0 for ts in times.values() for t in ts)
+
+
+def test_the_default_searches_32_worlds_from_trick_one() -> None:
+    """Issue 20: every card decision of the default agent solves 32 worlds, trick 1
+    included (the node-limited world costs fit the budget)."""
+    from skat_env.search.pimc import worlds_for
+
+    config = PimcOptions().card_config()
+    for kind in ("clubs", "grand", "null"):
+        g = Game.random(5)
+        for m in ["18", "pass", "pass", "hand", kind]:
+            g.play(m)
+        assert worlds_for(player_view(g, g.to_act), config) == 32

@@ -82,9 +82,9 @@ class SearchConfig:
 
 # Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
 # family and trick (1..3; later tricks cost milliseconds), measured on the true deals of 60
-# heuristic games (`python benchmarks/bench_pimc.py --world-cost 60`, "capped") on one core
-# of a loaded machine (load about 6 on 2 cores: a quiet core is 2-3x faster); null: the
-# previous solver's figures (no null game among them).
+# heuristic games (`python benchmarks/bench_pimc.py --world-cost 60 --clock wall`,
+# "capped") on one core of a loaded machine (load about 6 on 2 cores; CPU time is several
+# times lower); null: the previous solver's figures (no null game among them).
 WORLD_COST = {
     "suit": (0.107, 0.064, 0.02),
     "grand": (0.077, 0.059, 0.014),
