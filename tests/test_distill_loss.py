@@ -1,0 +1,120 @@
+"""The distillation loss during PPO (integrations/distill_loss.py): soft targets from the
+teacher's values (worked example), the loss falls when only it is trained on a toy batch, it is
+computed on every PPO gradient step and logged, and bad options are refused."""
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+import torch  # noqa: E402
+from conftest import small_model  # noqa: E402
+
+from skat_env.agents import HeuristicAgent  # noqa: E402
+from skat_env.integrations.distill import record_games  # noqa: E402
+from skat_env.integrations.distill_loss import DistillationLoss, soft_targets  # noqa: E402
+
+
+def test_soft_targets_worked_example():
+    values = np.full((3, 32), np.nan, np.float32)
+    values[0, [4, 9]] = [10.0, 0.0]  # two solved cards: softmax(values / 10)
+    values[1, 7] = 5.0  # one solved card: the teacher's move
+    move = np.array([4, 7, 95])  # row 2: a contract decision (no values)
+    t = soft_targets(move, values, temperature=10.0)
+    e = math.e
+    np.testing.assert_allclose(t[0, [4, 9]], [e / (e + 1), 1 / (e + 1)], rtol=1e-6)
+    assert t[0].sum() == pytest.approx(1) and t[0, [4, 9]].sum() == pytest.approx(1)
+    assert t[1, 7] == 1 and t[1].sum() == 1
+    assert t[2, 95] == 1 and t[2].sum() == 1
+    np.testing.assert_array_equal(soft_targets(move, None), np.eye(121, dtype=np.float32)[move])
+
+
+def toy_data(games: int = 3) -> dict:
+    """The heuristic's decisions with made-up card values on its card plays (the values of a
+    search teacher are too slow for a unit test)."""
+    data = record_games(HeuristicAgent(), games, seed=0, reward_mode="seeger_fabian")
+    rng = np.random.default_rng(0)
+    values = np.full((len(data["move"]), 32), np.nan, np.float32)
+    for i, m in enumerate(data["mask"]):
+        cards = np.flatnonzero(m[:32])
+        if data["move"][i] < 32 and len(cards) >= 2:
+            values[i, cards] = rng.normal(0, 20, len(cards))
+    data["values"] = values
+    return data
+
+
+def test_the_loss_falls_when_trained_alone_on_a_toy_batch():
+    model = small_model()
+    data = toy_data()
+    distill = DistillationLoss(data, coef=1.0, batch_size=64, seed=0)
+    assert distill.soft > 10
+    model.set_logger(_null_logger())
+    distill.attach(model)
+    with torch.no_grad():
+        before = distill.loss(model.policy).item()
+    opt = model.policy.optimizer
+    for group in opt.param_groups:
+        group["lr"] = 3e-3
+    for _ in range(60):  # no PPO loss: every gradient is the hook's
+        opt.zero_grad()
+        opt.step()
+    with torch.no_grad():
+        after = distill.loss(model.policy).item()
+    t = distill.target
+    entropy = -(t * torch.log(t.clamp_min(1e-30))).sum(1).mean().item()  # the least it can be
+    assert after - entropy < 0.5 * (before - entropy), (before, after, entropy)
+
+
+def test_it_runs_on_every_ppo_gradient_step_and_is_logged():
+    model = small_model()
+    model.n_steps, model.batch_size, model.n_epochs = 64, 32, 2
+    model._setup_model()  # the smaller rollout buffer
+    distill = DistillationLoss(toy_data(1), coef=0.5, batch_size=16)
+    calls = []
+    handle = distill.attach(model)
+    model.policy.optimizer.register_step_pre_hook(lambda *a: calls.append(1))
+    from stable_baselines3.common.logger import KVWriter, Logger
+
+    logged = {}
+
+    class Capture(KVWriter):
+        def write(self, key_values, key_excluded, step=0):
+            logged.update(key_values)
+
+    model.set_logger(Logger(folder=None, output_formats=[Capture()]))
+    model.learn(128)  # two rollouts: SB3 logs an update at the next rollout
+    assert len(calls) == 2 * 2 * (64 // 32)  # rollouts x epochs x minibatches
+    assert logged["train/distill_loss"] > 0
+    handle.remove()
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"coef": 0.0}, "coef"),
+        ({"coef": -1.0}, "coef"),
+        ({"coef": True}, "coef"),
+        ({"coef": 1.0, "batch_size": 0}, "batch_size"),
+        ({"coef": 1.0, "temperature": 0.0}, "temperature"),
+    ],
+)
+def test_bad_options_are_refused(kw, match):
+    with pytest.raises(ValueError, match=match):
+        DistillationLoss(toy_data(1), **kw)
+
+
+def test_bad_data_is_refused():
+    data = toy_data(1)
+    with pytest.raises(ValueError, match="disagree"):
+        DistillationLoss({**data, "mask": data["mask"][:-1]}, coef=1.0)
+    with pytest.raises(ValueError, match="disagree"):
+        DistillationLoss({**data, "values": data["values"][:, :5]}, coef=1.0)
+    with pytest.raises(ValueError, match="rows"):
+        DistillationLoss({k: v[:0] for k, v in data.items()}, coef=1.0)
+
+
+def _null_logger():
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
