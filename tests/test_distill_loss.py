@@ -118,3 +118,28 @@ def _null_logger():
     from stable_baselines3.common.logger import Logger
 
     return Logger(folder=None, output_formats=[])
+
+
+TINY = ["--timesteps", "256", "--n-envs", "8", "--n-steps", "16", "--batch-size", "64",
+        "--n-epochs", "1", "--net-arch", "16", "--eval-every", "0", "--eval-deals", "2",
+        "--final-eval-deals", "2", "--checkpoint-every", "1000", "--no-progress",
+        "--max-minutes", "0", "--no-tensorboard", "--bc-epochs", "1"]  # fmt: skip
+
+
+def test_train_distill_coef_runs_and_bad_values_exit_2(tmp_path, monkeypatch, capsys):
+    from skat_env.cli import train
+    from skat_env.integrations import distill
+
+    monkeypatch.chdir(tmp_path)
+    distill.write_shards(HeuristicAgent, "heuristic", 2, tmp_path / "data", shard_games=1,
+                         progress=False)  # fmt: skip
+    data = ["--bc-data", str(tmp_path / "data")]
+    assert train.main(["--name", "d", *TINY, *data, "--distill-coef", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "distillation loss x 0.5 during PPO:" in out and "0 with the teacher's card values" in out
+    )
+    for bad in (["--distill-coef", "0.5"], [*data, "--distill-coef", "-1"],
+                [*data, "--distill-coef", "inf"]):  # fmt: skip
+        assert train.main(["--name", "e", *TINY, *bad]) == 2
+        assert "--distill-coef must be a number >= 0" in capsys.readouterr().err

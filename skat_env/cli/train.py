@@ -89,6 +89,12 @@ class Args:
         "clone these recorded decisions instead (python -m "
         "skat_env.cli.distill --teacher pimc --out DIR)",
     )
+    distill_coef: float = _f(
+        0.0,
+        "with --bc-data: also pull the policy towards the recorded teacher during PPO, an "
+        "auxiliary loss of this weight (0: off; soft targets from a search teacher's card "
+        "values, see docs/train.md)",
+    )
     bc_iss: str = _f(
         "",
         "clone human play instead: the first --bc-games kept games of an ISS archive "
@@ -169,6 +175,8 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--bc-data: no shard_*.npz files in {args.bc_data}")
     if args.bc_iss and (args.bc_data or not Path(args.bc_iss).is_file()):
         raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
+    if not 0 <= args.distill_coef < math.inf or (args.distill_coef and not args.bc_data):
+        raise UsageError("--distill-coef must be a number >= 0, and > 0 needs --bc-data")
     if args.bc_iss and (not args.bc_games or not args.bc_iss_min_rating >= 0):
         raise UsageError("--bc-iss needs --bc-games > 0 and --bc-iss-min-rating >= 0")
     if args.league:
@@ -210,6 +218,24 @@ def make_league(args: Args) -> Any:
     snapshots = args.snapshot_pool if SNAPSHOT in specs else 0
     league = League(fixed, snapshots, BEST in specs, args.league_prioritise)
     return LeagueCallback(league, args.snapshot_every, RUNS / args.name / "league.json")
+
+
+def attach_distillation(model: Any, args: Args) -> None:
+    """The auxiliary loss of ``--distill-coef`` on the ``--bc-data`` decisions."""
+    from skat_env.integrations.callbacks import write
+    from skat_env.integrations.distill import load_shards
+    from skat_env.integrations.distill_loss import DistillationLoss
+
+    try:
+        data = load_shards(Path(args.bc_data), args.reward_mode, args.reward_scale)
+    except ValueError as e:
+        raise UsageError(f"--bc-data: {e}") from None
+    loss = DistillationLoss(data, args.distill_coef, seed=args.seed)
+    loss.attach(model)
+    write(
+        f"distillation loss x {args.distill_coef:g} during PPO: {len(data['move']):,} recorded "
+        f"decisions, {loss.soft:,} with the teacher's card values"
+    )
 
 
 def net_arch(args: Args) -> list[int]:
@@ -399,6 +425,8 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         venv = league_vec_env(league.league, args.n_envs, args.seed, **env_kwargs)
     model = make_model(args, venv, run_dir)
     model.set_logger(cbs.make_logger(run_dir, args.tensorboard))
+    if args.distill_coef:
+        attach_distillation(model, args)
     start = model.num_timesteps
     evaluator = DuplicateEvalCallback(
         run_dir,
