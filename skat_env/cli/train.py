@@ -464,8 +464,9 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
             )
             deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
             periodic = [
-                EveryNTimesteps(args.snapshot_every, cbs.SnapshotCallback(slots)),
-                *([league] if league is not None else []),
+                EveryNTimesteps(args.snapshot_every, cbs.SnapshotCallback(slots))
+                if league is None
+                else league,  # the league freezes its own snapshots
                 CheckpointCallback(
                     max(1, args.checkpoint_every // model.n_envs),
                     str(run_dir / "checkpoints"),
