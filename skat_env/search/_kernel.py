@@ -9,9 +9,9 @@ is a bit scan. The layout tables are built from :mod:`skat_env.core.tables` in `
 A search answers one zero-window question: can the *max side* make the declarer's units
 (card points, or tricks) from the remaining cards reach ``need``? The max side is the declarer
 (suit, grand) or the defenders (null, where the units are the declarer's tricks and need 1).
-Bounds on the value of trick-boundary positions are kept in a transposition table keyed on
-the remaining cards (each card's owner is fixed while a table generation lives), the leader,
-the mode and the generation.
+Bounds on the value of trick-boundary positions (and, early in the game, of positions after a
+trick's lead) are kept in a transposition table keyed on the remaining cards with their
+owners, the leader (and the card led), the mode, the declarer and the game kind.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ DEBRUIJN = np.array(
     dtype=np.int64,
 )  # fmt: skip
 MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
+TT_IN_TRICK = 18  # after a trick's lead the table is used while this many cards are held
 MAX_DEPTH = 34  # workspace rows (at most 30 cards are played below the root)
 
 
@@ -431,8 +432,13 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         return _two_tricks(eff, smask, pts, decl, mode, h0, h1, h2, leader)
     live = h0 | h1 | h2
     hint = -1
-    if ntr == 0:
-        ka, kb = _canon_key(blocks, h0, h1, h2)
+    fr[sp, SLOT] = -1
+    if ntr == 0 or (ntr == 1 and _popcount(live) >= TT_IN_TRICK):
+        if ntr == 0:
+            ka, kb = _canon_key(blocks, h0, h1, h2)
+        else:  # after the lead: the raw hands and the card led
+            ka = h0 | (h1 << 32)
+            kb = h2 | ((fr[sp, C0] + 1) << 42)
         kb |= (leader << 32) | (mode << 34) | (decl << 36) | (game << 38)
         mix = ka * HASH_MUL + kb * HASH_MUL2  # the high bits depend on every key bit
         slot = ((mix ^ (mix >> 29)) >> 32) & (tt.shape[0] - 2)  # a bucket of two entries
@@ -461,7 +467,7 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
             return lo  # the table settles it: no bounds needed
         if found and hi <= alpha:
             return hi
-        if mode != MODE_TRICKS_MIN:
+        if mode != MODE_TRICKS_MIN and ntr == 0:
             slo, shi = _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader)
             lo = max(lo, slo)
             hi = min(hi, shi)
@@ -606,7 +612,7 @@ def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                         fr[sp, BETA] = r
                         cut = r <= fr[sp, ALPHA]
                 if cut:  # the parent is settled too
-                    if fr[sp, NTR] == 0:
+                    if fr[sp, SLOT] >= 0:
                         _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
                     continue
                 fr[sp, IMOV] += 1
@@ -614,7 +620,7 @@ def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             i = fr[sp, IMOV]
             if i >= fr[sp, NMOV]:  # every move searched
                 r = fr[sp, BEST]
-                if fr[sp, NTR] == 0:
+                if fr[sp, SLOT] >= 0:
                     _store(tt, fr, sp, r, -1)
                 done = True
                 continue
