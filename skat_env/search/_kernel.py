@@ -402,7 +402,11 @@ def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader):
         live = h0 | h1 | h2
         if leader == decl:
             lo += _run_out(smask, pts, dh, d_sure, g1, g2, 0, live)
+            k = max(_popcount(f1 & above), _popcount(f2 & above))
+            hi -= _cheapest(pts, dh, k)  # the declarer's cards on those trumps' tricks
         else:  # the partner's cards cannot take a trick from the leader's side
+            j = _popcount(d_sure)
+            lo += _cheapest(pts, g1, j) + _cheapest(pts, g2, j)
             lh = h0 if leader == 0 else (h1 if leader == 1 else h2)
             mate = g1 if lh == g2 else g2
             hi -= _run_out(smask, pts, lh, lh & trumps & above, dh, 0, mate, live)
