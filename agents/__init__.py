@@ -1,5 +1,6 @@
 """The players: ``random``, ``heuristic``, ``human``, trained ``ppo`` (the bundled model),
-``ppo:PATH`` and ``rllib:PATH`` models, and the search player ``pimc`` (the spec strings of
+``ppo:PATH`` and ``rllib:PATH`` models, ``learned`` (contract decisions from the model learned
+in simulation, the heuristic's card play) and the search player ``pimc`` (the spec strings of
 :data:`SPECS`).
 
 This folder installs as ``skat_env.agents``. Every agent implements :class:`Agent`

@@ -62,3 +62,10 @@ def test_eval_table_shows_every_opponent_with_signed_intervals():
     text = eval_table([_row(0, "heuristic", -5.0), _row(0, "random", 100.0)], 12345)
     assert text.splitlines()[0].startswith("evaluation at 12,345 steps")
     assert "2x heuristic" in text and "[-7.0, -3.0]" in text and "+100.0" in text
+
+
+def test_eval_table_keeps_its_columns_for_long_opponent_specs():
+    rows = [_row(0, "heuristic", -5.0), _row(0, "heuristic:margin=0.5,contracts=learned", 1.0)]
+    head, *body = eval_table(rows, 1).splitlines()[1:]
+    column = head.index("interval")  # the first interval column starts at the same place
+    assert [line.index("[") for line in body] == [column, column]

@@ -87,7 +87,8 @@ def load_evals(run_dir: Path) -> list[dict]:
 
 def eval_table(rows: list[dict], timesteps: int) -> str:
     """The evaluation as a text table (SF = Seeger-Fabian points per game, 95% intervals)."""
-    head = f"  {'vs':<16}{'SF/game':>9} {'interval':<17}{'minus opp.':>11} {'interval':<17}"
+    w = max([16, *(len(r["opponent"]) + 4 for r in rows)])  # long specs keep the columns
+    head = f"  {'vs':<{w}}{'SF/game':>9} {'interval':<17}{'minus opp.':>11} {'interval':<17}"
     lines = [
         f"evaluation at {timesteps:,} steps: learner vs two copies of an opponent, duplicate deals",
         head + f"{'list/game':>10}  deals",
@@ -96,7 +97,7 @@ def eval_table(rows: list[dict], timesteps: int) -> str:
         ci = f"[{r['sf_lo']:+.1f}, {r['sf_hi']:+.1f}]"
         dci = f"[{r['diff_lo']:+.1f}, {r['diff_hi']:+.1f}]"
         lines.append(
-            f"  {'2x ' + r['opponent']:<16}{r['sf']:>+9.1f} {ci:<17}{r['diff']:>+11.1f} "
+            f"  {'2x ' + r['opponent']:<{w}}{r['sf']:>+9.1f} {ci:<17}{r['diff']:>+11.1f} "
             f"{dci:<17}{r['list']:>+10.1f}  {r['deals']}"
         )
     return "\n".join(lines)
