@@ -30,6 +30,7 @@ DEBRUIJN = np.array(
 )  # fmt: skip
 MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
 TT_IN_TRICK = 18  # after a trick's lead the table is used while this many cards are held
+RUFF_PENALTY = 50  # a lead that an opponent would trump goes after the others of its kind
 MAX_DEPTH = 34  # workspace rows (at most 30 cards are played below the root)
 
 
@@ -96,7 +97,9 @@ def _gen_moves(
 
     Of a run of cards the player holds that are adjacent among the live cards of their
     effective suit (and worth the same in points mode) only the strongest is kept.
-    Returns the number of moves.
+    ``last``: at a lead, bit ``s`` set if an opponent would trump side suit ``s`` (void in
+    it, holding trumps); second to play, the last player's hand. Returns the number of
+    moves.
     """
     if ntr == 0:
         legal = hand
@@ -124,6 +127,8 @@ def _gen_moves(
                 score = 90 - pts[c]  # lead low to the partner's master
             else:
                 score = 32 - pts[c]
+            if last >> eff[c] & 1:
+                score -= RUFF_PENALTY  # an opponent would trump it
         elif mine_winning:
             score = 64 + pts[c] * 2 - (1 if _beats(eff, c, win_card) else 0)
         elif _beats(eff, c, win_card):
@@ -507,6 +512,17 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         other = player + 1 if player < 2 else 0
         last = h0 if other == 0 else (h1 if other == 1 else h2)
     partner = 0
+    if ntr == 0:  # last: the side suits an opponent of the leader would trump
+        oa = h0 if decl == 0 else (h1 if decl == 1 else h2)  # a defender's: the declarer
+        ob = 0
+        if player == decl:  # the declarer's: the defenders
+            oa = h1 if decl == 0 else h0
+            ob = h1 if decl == 2 else h2
+        for s in range(TRUMP):
+            if (oa & smask[s] == 0 and oa & smask[TRUMP] != 0) or (
+                ob & smask[s] == 0 and ob & smask[TRUMP] != 0
+            ):
+                last |= 1 << s
     if ntr == 0 and player != decl:  # the other defender
         other = 3 - player - decl
         partner = h0 if other == 0 else (h1 if other == 1 else h2)
