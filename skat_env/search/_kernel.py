@@ -31,6 +31,7 @@ DEBRUIJN = np.array(
 MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
 TT_IN_TRICK = 18  # after a trick's lead the table is used while this many cards are held
 RUFF_PENALTY = 50  # a lead that an opponent would trump goes after the others of its kind
+DRAW = 256  # a bit of ``last`` at a lead: an opponent of the leader holds trumps
 MAX_DEPTH = 34  # workspace rows (at most 30 cards are played below the root)
 
 
@@ -98,8 +99,8 @@ def _gen_moves(
     Of a run of cards the player holds that are adjacent among the live cards of their
     effective suit (and worth the same in points mode) only the strongest is kept.
     ``last``: at a lead, bit ``s`` set if an opponent would trump side suit ``s`` (void in
-    it, holding trumps); second to play, the last player's hand. Returns the number of
-    moves.
+    it, holding trumps), and ``DRAW`` if an opponent holds trumps; second to play, the last
+    player's hand. Returns the number of moves.
     """
     if ntr == 0:
         legal = hand
@@ -122,7 +123,8 @@ def _gen_moves(
             if above == 0 and eff[c] != TRUMP:
                 score = 100 + pts[c]  # cash a master card
             elif eff[c] == TRUMP:
-                score = 64 + c if is_max else c - 32  # the declarer draws trumps
+                # the declarer draws trumps while a defender holds some
+                score = 64 + c if is_max and last & DRAW else c - 32
             elif _top_bit(live & smask[eff[c]]) & partner:
                 score = 90 - pts[c]  # lead low to the partner's master
             else:
@@ -518,6 +520,8 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         if player == decl:  # the declarer's: the defenders
             oa = h1 if decl == 0 else h0
             ob = h1 if decl == 2 else h2
+        if (oa | ob) & smask[TRUMP]:
+            last |= DRAW
         for s in range(TRUMP):
             if (oa & smask[s] == 0 and oa & smask[TRUMP] != 0) or (
                 ob & smask[s] == 0 and ob & smask[TRUMP] != 0
