@@ -125,6 +125,8 @@ def _gen_moves(
             elif eff[c] == TRUMP:
                 # the declarer draws trumps while a defender holds some
                 score = 64 + c if is_max and last & DRAW else c - 32
+                if score > 64 and _top_bit(live & smask[TRUMP] & ~hand) > bit:
+                    score = 96 - c  # not a sure trump: the lowest first
             elif _top_bit(live & smask[eff[c]]) & partner:
                 score = 90 - pts[c]  # lead low to the partner's master
             else:
