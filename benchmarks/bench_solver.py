@@ -1,18 +1,18 @@
 """Double-dummy solver timing: full solves right after the declaration, per game kind.
 
-Fixed seeded deals (``random_deal(seed)``). The declarer keeps its 10 cards and the skat is the
-discard (its points count for the declarer); it is the seat with the strongest hand for the
-game kind: suit, the seat and trump suit with the most trumps (jacks counted), then jacks;
-grand, the most jacks, then aces; null, the fewest cards above a nine. Forehand (seat 0)
-leads. One thread, numba compile excluded (warm-up first). Prints median / p90 / p99 / max
-time and nodes per query (solve: exact value; reaches 61; best_moves: the exact value of
-every legal first card; best_moves 61: 1/0 per first card), each from an empty table, for
-the solver (``new``) and the previous one (``old``: commit e175a62, frozen in
-``solver_reference.py``) on the same deals, one after the other per deal (so both see the
-same load), with the ratio old / new of the medians and of the total times; the answers
-must agree. Times are the process's CPU time (``--clock cpu``, the default: what one core
-spends, robust to other jobs sharing the cores; ``--clock wall`` for wall-clock time).
-``--no-old`` times the solver alone:
+Fixed seeded deals (``random_deal(seed)``). The declarer keeps its 10 cards and the skat is
+the discard (its points count for the declarer); it is the seat with the strongest hand for
+the game kind: suit, the seat and trump suit with the most trumps (jacks counted), then
+jacks; grand, the most jacks, then aces; null, the fewest cards above a nine. Forehand (seat
+0) leads. One thread, numba compile excluded (warm-up first). Prints median / p90 / p99 /
+max and total time and median / mean / p99 nodes per query (solve: exact value; reaches 61;
+best_moves: the exact value of every legal first card; best_moves 61: 1/0 per first card),
+each from an empty table, for the solver (``new``) and the previous one (``old``: commit
+e175a62, frozen in ``solver_reference.py``) on the same deals, one after the other per deal
+(so both see the same load), with the ratio old / new of the medians and of the total times;
+the answers must agree. Times are the process's CPU time (``--clock cpu``, the default: what
+one core spends, robust to other jobs sharing the cores; ``--clock wall`` for wall-clock
+time). ``--no-old`` times the solver alone:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000 --queries solve
@@ -130,13 +130,14 @@ def run(
 def table(rows: Iterable[tuple]) -> Iterator[str]:
     """The header, then one line per row (with the ratios old / new on the new rows)."""
     head = f"{'game':6} {'query':13} {'solver':6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8}"
-    yield head + f" {'max ms':>8} {'nodes med':>10} {'nodes p99':>10}"
+    head += f" {'max ms':>8} {'total s':>8} {'nodes med':>10}"
+    yield head + f" {'nodes mean':>10} {'nodes p99':>10}"
     last: dict[tuple[str, str], np.ndarray] = {}
     for kind, name, key, t, n in rows:
         q = np.percentile(t * 1e3, [50, 90, 99, 100])
         m = np.percentile(n, [50, 99])
         line = f"{kind:6} {name:13} {key:6} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
-        line += f" {m[0]:10.0f} {m[1]:10.0f}"
+        line += f" {t.sum():8.2f} {m[0]:10.0f} {n.mean():10.0f} {m[1]:10.0f}"
         old = last.get((kind, name))
         if key == "new" and old is not None:
             line += f"   old/new: median {np.median(old) / np.median(t):.1f}x"
