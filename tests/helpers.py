@@ -9,7 +9,7 @@ from pathlib import Path
 
 from skat_env.core.cards import CARD_NAMES
 from skat_env.core.game import Game
-from skat_env.core.records import IssRecord, read_iss
+from skat_env.core.records import IssRecord, dumps, read_iss
 
 
 def make_deal(forehand: str, middlehand: str, rearhand: str | None = None, skat: str = "") -> str:
@@ -55,3 +55,15 @@ COPIES = {
     "pickle": lambda env: pickle.loads(pickle.dumps(env)),
     "clone": lambda env: env.clone(),
 }
+
+
+def seeded_records(n: int) -> str:
+    """JSON-lines text of ``n`` seeded random games (uploads and record files in the web tests)."""
+    rng = random.Random(7)
+    lines = []
+    for i in range(n):
+        game = Game.random(i, dealer=i % 3)
+        while not game.is_over:
+            game.step(rng.choice(game.legal_actions()))
+        lines.append(dumps(game))
+    return "\n".join(lines) + "\n"

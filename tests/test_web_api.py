@@ -12,10 +12,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from helpers import seeded_records  # noqa: E402
 
 from skat_env.core.cards import CARD_NAMES  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
-from skat_env.core.records import dumps, replay  # noqa: E402
+from skat_env.core.records import replay  # noqa: E402
 from skat_env.core.tables import BASE_VALUES  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
 from skat_env.web.app import SkatServer, create_app  # noqa: E402
@@ -230,17 +231,6 @@ def test_two_tabs_play_independently(client: TestClient) -> None:
     move = a["state"]["legal"]["moves"][-1]  # pass
     client.post(f"/api/games/{a['game_id']}/moves", json={"move": move})
     assert client.get(f"/api/games/{b['game_id']}").json()["state"] == b["state"]
-
-
-def seeded_records(n: int) -> str:
-    rng = random.Random(7)
-    lines = []
-    for i in range(n):
-        game = Game.random(i, dealer=i % 3)
-        while not game.is_over:
-            game.step(rng.choice(game.legal_actions()))
-        lines.append(dumps(game))
-    return "\n".join(lines) + "\n"
 
 
 def test_watch_an_uploaded_record(client: TestClient) -> None:

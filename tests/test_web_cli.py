@@ -5,27 +5,15 @@ serves the page and the records it was given."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
 
+from helpers import seeded_records  # noqa: E402
+
 from skat_env.cli.web import main  # noqa: E402
-from skat_env.core.game import Game  # noqa: E402
-from skat_env.core.records import dumps  # noqa: E402
-
-
-def seeded_records(n: int) -> str:
-    rng = random.Random(7)
-    lines = []
-    for i in range(n):
-        game = Game.random(i, dealer=i % 3)
-        while not game.is_over:
-            game.step(rng.choice(game.legal_actions()))
-        lines.append(dumps(game))
-    return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize(
