@@ -68,8 +68,10 @@ from skat_env.core.tables import (
     EFFECTIVE_SUIT_MASK,
     GAME_NAMES,
     GRAND,
+    HIGHER,
     JACK_ORDER,
     JACKS,
+    LOWER,
     NULL,
     NULL_VALUES,
     STRENGTH,
@@ -94,29 +96,6 @@ CJ = JACK_ORDER[0]
 NULL_OUVERT_HAND = NULL_VALUES[(True, True)]
 NULL_OUVERT = NULL_VALUES[(False, True)]
 NULL_PICKUP = NULL_VALUES[(False, False)]
-
-
-def _higher_lower() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Per game and card: the cards of the same effective suit above / below it."""
-    higher, lower = [], []
-    for g in range(6):
-        eff, st = EFFECTIVE_SUIT[g], STRENGTH[g]
-        higher.append(
-            tuple(
-                sum(1 << d for d in range(32) if eff[d] == eff[c] and st[d] > st[c])
-                for c in range(32)
-            )
-        )
-        lower.append(
-            tuple(
-                sum(1 << d for d in range(32) if eff[d] == eff[c] and st[d] < st[c])
-                for c in range(32)
-            )
-        )
-    return tuple(higher), tuple(lower)
-
-
-HIGHER, LOWER = _higher_lower()
 
 
 # ----------------------------------------------------------------------------------------

@@ -30,8 +30,10 @@ from skat_env.core.tables import (
     EFFECTIVE_SUIT,
     EFFECTIVE_SUIT_MASK,
     GAME_NAMES,
+    HIGHER,
     JACK_ORDER,
     JACKS,
+    LOWER,
     NULL_VALUES,
     STRENGTH,
     TRUMP_ORDER,
@@ -49,13 +51,7 @@ _CJ = JACK_ORDER[0]
 
 # --- tables, passed to the kernel as arguments -----------------------------------------------
 _EFF, _STR = np.array(EFFECTIVE_SUIT, np.int64), np.array(STRENGTH, np.int64)
-_BITS = np.int64(1) << np.arange(32, dtype=np.int64)
-_SAME = _EFF[:, :, None] == _EFF[:, None, :]  # [game, card, other]: same effective suit
-_ABOVE = _STR[:, None, :] > _STR[:, :, None]  # [game, card, other]: other ranks above card
-# per game and card: the cards of its effective suit above / below it (heuristic.HIGHER, LOWER)
-_HIGHER = (_SAME & _ABOVE) @ _BITS
-_LOWER = (_SAME & (_STR[:, None, :] < _STR[:, :, None])) @ _BITS
-_CT = np.array([_EFF, _STR, _HIGHER, _LOWER], np.int64)  # [4, 6, 32]
+_CT = np.array([_EFF, _STR, HIGHER, LOWER], np.int64)  # [4, 6, 32]
 _ESM = np.array(EFFECTIVE_SUIT_MASK, np.int64)  # [6, 5]
 _PTS = np.array(CARD_POINTS, np.int64)
 _TORD = np.full((5, 11), -1, np.int64)

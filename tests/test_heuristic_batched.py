@@ -11,11 +11,11 @@ import pytest
 
 from skat_env import vector
 from skat_env.agents import heuristic_batched
-from skat_env.agents.heuristic import HIGHER, LOWER, HeuristicAgent
+from skat_env.agents.heuristic import HeuristicAgent
 from skat_env.agents.heuristic_batched import decide_batch
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT, Game
 from skat_env.core.moves import MOVE_INDEX
-from skat_env.core.tables import NULL
+from skat_env.core.tables import HIGHER, LOWER, NULL
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view, without_history
 from skat_env.envs.policy import batchable, batched
@@ -154,7 +154,7 @@ def test_a_finished_game_or_an_empty_mask_is_refused():
         agent.act_batch(obs, np.stack([playing["action_mask"], np.zeros(121, np.int8)]))
 
 
-def test_kernel_tables_are_the_heuristics():
+def test_kernel_tables_hold_the_core_rankings():
     np.testing.assert_array_equal(heuristic_batched._CT[2], HIGHER)
     np.testing.assert_array_equal(heuristic_batched._CT[3], LOWER)
 

@@ -3,13 +3,16 @@ from skat_env.core.tables import (
     CLUBS_GAME,
     DIAMONDS_GAME,
     EFFECTIVE_SUIT,
+    FOLLOW_MASK,
     GRAND,
     HEARTS_GAME,
+    HIGHER,
+    LOWER,
     NULL,
     SPADES_GAME,
     TRUMP,
 )
-from skat_env.core.tricks import legal_cards, trick_winner
+from skat_env.core.tricks import beats, legal_cards, trick_winner
 
 
 def legal(hand: str, game: int, led: str | None) -> list[str]:
@@ -79,3 +82,14 @@ def test_winner__null():
     assert winner(NULL, "SQ SK SA") == 2
     assert winner(NULL, "S7 HA CA") == 0  # no trumps
     assert winner(NULL, "HT H9 HJ") == 2
+
+
+def test_higher_and_lower_sets_agree_with_beats():
+    """``tables.HIGHER`` / ``LOWER`` (the players' card-set form of the ranking) say what
+    :func:`beats` says for every pair of cards of one effective suit, in every game."""
+    for g in range(6):
+        for c in range(32):
+            for d in range(32):
+                same = FOLLOW_MASK[g][c] >> d & 1
+                assert bool(HIGHER[g][c] >> d & 1) == bool(same and beats(g, d, c))
+                assert bool(LOWER[g][c] >> d & 1) == bool(same and d != c and beats(g, c, d))

@@ -80,6 +80,28 @@ FOLLOW_MASK: tuple[tuple[int, ...], ...] = tuple(
     tuple(EFFECTIVE_SUIT_MASK[g][EFFECTIVE_SUIT[g][c]] for c in range(NUM_CARDS)) for g in range(6)
 )
 
+
+# HIGHER[game][card] / LOWER[game][card]: the cards of its effective suit that rank above / below
+# it (a card beats the trick's best exactly when it is in that card's HIGHER set, or a trump
+# is played on a side suit).
+def _ranked(game: int, card: int, above: bool) -> int:
+    """The cards of ``card``'s effective suit that rank above (or below) it."""
+    st = STRENGTH[game]
+    follow = FOLLOW_MASK[game][card]
+    return sum(
+        1 << d
+        for d in range(NUM_CARDS)
+        if follow >> d & 1 and (st[d] > st[card] if above else st[d] < st[card])
+    )
+
+
+HIGHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_ranked(g, c, True) for c in range(NUM_CARDS)) for g in range(6)
+)
+LOWER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_ranked(g, c, False) for c in range(NUM_CARDS)) for g in range(6)
+)
+
 # Card points of every byte of a card set, for fast point counting.
 BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(CARD_POINTS[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256))
