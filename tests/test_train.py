@@ -258,3 +258,36 @@ def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     assert "decisions of 4 recorded games" in capsys.readouterr().out
     assert run("--name", "e", "--bc-data", str(in_tmp / "none")) == 2
     assert "no shard_*.npz files" in capsys.readouterr().err
+
+
+def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsys):
+    assert run("--name", "src", "--eval-every", "0", "--opponents", "heuristic:1") == 0
+    capsys.readouterr()
+    src = str(in_tmp / "runs/src/final_model.zip")
+    assert run("--name", "warm", "--init-model", src, "--bc-games", "50", "--eval-every", "0") == 0
+    out = capsys.readouterr().out
+    assert f"warm start: the weights of {src} (no cloning)" in out
+    assert "behaviour cloning" not in out and not (in_tmp / "runs/warm/bc.json").exists()
+
+    # step 0 of the new run plays exactly as the saved model: the same evaluation figures
+    def evals(name: str, step: int) -> list[dict]:
+        rows = json.loads((in_tmp / "runs" / name / "evals.json").read_text())
+        drop = ("seconds", "timesteps")
+        return [
+            {k: v for k, v in r.items() if k not in drop} for r in rows if r["timesteps"] == step
+        ]
+
+    final, first = evals("src", 256), evals("warm", 0)
+    assert first == final and len(first) == 2
+    # another network, a missing file, or cloning data that would go unused: exit 2
+    bad = [
+        (["--net-arch", "16,16"], "does not fit this run"),
+        (["--init-model", "nowhere.zip"], "no such file"),
+        (["--bc-iss", src], "would be unused"),
+    ]
+    for argv, match in bad:
+        assert run("--name", "bad", "--init-model", src, *argv) == 2
+        assert match in capsys.readouterr().err
+    (in_tmp / "junk.zip").write_text("not a model")
+    assert run("--name", "bad", "--init-model", str(in_tmp / "junk.zip"), "--force") == 2
+    assert "cannot load" in capsys.readouterr().err

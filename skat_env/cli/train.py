@@ -83,6 +83,11 @@ class Args:
     reward_mode: str = _f("seeger_fabian", "reward: zero_sum, list or seeger_fabian")
     reward_scale: float = _f(0.01, "multiplies the game reward (values are in the hundreds)")
     seat: int = _f(-1, "learner seat 0, 1, 2, or -1 for a random seat each game")
+    init_model: str = _f(
+        "",
+        "warm start from the weights of this MaskablePPO zip (same spaces and --net-arch) "
+        "instead of cloning, e.g. models/ppo_skat.zip; --bc-games is then unused",
+    )
     bc_games: int = _f(12_000, "warm start: clone the heuristic from N of its games (0: none)")
     bc_data: str = _f(
         "",
@@ -177,6 +182,11 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
     if not 0 <= args.distill_coef < math.inf or (args.distill_coef and not args.bc_data):
         raise UsageError("--distill-coef must be a number >= 0, and > 0 needs --bc-data")
+    if args.init_model and not Path(args.init_model).is_file():
+        raise UsageError(f"--init-model: no such file {args.init_model!r}")
+    if args.init_model and (args.bc_iss or (args.bc_data and not args.distill_coef)):
+        raise UsageError("--init-model replaces cloning: --bc-iss, and --bc-data without "
+                         "--distill-coef, would be unused")  # fmt: skip
     if args.bc_iss and (not args.bc_games or not args.bc_iss_min_rating >= 0):
         raise UsageError("--bc-iss needs --bc-games > 0 and --bc-iss-min-rating >= 0")
     if args.league:
@@ -306,7 +316,7 @@ def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
         return model
     rollout = args.n_envs * args.n_steps
     n_steps = min(args.n_steps, math.ceil(args.timesteps / args.n_envs))  # no rollout past it
-    return MaskablePPO(
+    model = MaskablePPO(
         "MlpPolicy",
         venv,
         learning_rate=args.learning_rate,
@@ -325,6 +335,36 @@ def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
         stats_window_size=1000,  # rollout/ep_rew_mean over the last 1,000 games
         verbose=0,
     )
+    if args.init_model:
+        init_weights(model, Path(args.init_model))
+    return model
+
+
+def init_weights(model: Any, path: Path) -> None:
+    """Copy a saved MaskablePPO's policy and value weights into ``model`` (``--init-model``:
+    continue from a trained model with fresh optimiser, settings and opponents)."""
+    import zipfile
+
+    from sb3_contrib import MaskablePPO
+
+    from skat_env.integrations.callbacks import write
+
+    try:
+        source = MaskablePPO.load(path, device="cpu")
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        raise UsageError(f"--init-model: cannot load {path} as a MaskablePPO model: {e}") from None
+    theirs, ours = source.policy.state_dict(), model.policy.state_dict()
+    shapes = {k: tuple(v.shape) for k, v in theirs.items()}
+    if source.observation_space != model.observation_space or shapes != {
+        k: tuple(v.shape) for k, v in ours.items()
+    }:
+        raise UsageError(
+            f"--init-model: {path} does not fit this run (observations "
+            f"{source.observation_space.shape} vs {model.observation_space.shape}, or another "
+            "network: give its --net-arch)"
+        )
+    model.policy.load_state_dict(theirs)
+    write(f"warm start: the weights of {path} (no cloning)")
 
 
 def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
@@ -439,7 +479,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
     )
     try:
         # --- warm start: imitate the heuristic ---------------------------------------------------
-        clone = args.bc_games or args.bc_data
+        clone = (args.bc_games or args.bc_data) and not args.init_model
         if start == 0 and clone and not (run_dir / "bc.json").exists():
             warm_start(model, args, run_dir, t0)
         slots.fill(model.policy)  # self-play needs an opponent from the first game
