@@ -1,0 +1,71 @@
+"""benchmarks/bench_defence.py: both defences on the same deals, auctions and contracts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from skat_env.core.game import PLAY
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench_defence  # noqa: E402
+
+A, B = "heuristic", "random"
+
+
+def test_both_sides_play_the_same_declared_deals_from_the_same_contract_position():
+    res = bench_defence.run("heuristic", A, B, deals=12, seed=3, progress=False)
+    ga, gb = res["games"]["A"], res["games"]["B"]
+    assert [g["deal"] for g in ga] == [g["deal"] for g in gb]
+    assert 0 < len(ga) <= 12
+    for x, y in zip(ga, gb, strict=True):
+        assert (x["declarer"], x["contract"]) == (y["declarer"], y["contract"])
+        # every move before the first card (auction, skat, discards, declaration) is shared
+        start = bench_defence.contract_phase(bench_defence.make_agent("heuristic"), 3, x["deal"])
+        pre = [m for _, m in start.history]
+        assert start.phase == PLAY
+        assert x["moves"][: len(pre)] == pre == y["moves"][: len(pre)]
+    # the defenders differ, so some card play differs
+    assert any(x["moves"] != y["moves"] for x, y in zip(ga, gb, strict=True))
+    f = res["sides"]
+    assert f["A"]["defence_wins"] == sum(not g["won"] for g in ga)
+    diff = res["b_minus_a_defence_win_rate"]
+    expected = (f["B"]["defence_wins"] - f["A"]["defence_wins"]) / len(ga)
+    assert abs(diff["mean"] - expected) < 1e-12
+    assert diff["ci95"][0] <= diff["mean"] <= diff["ci95"][1]
+
+
+def test_passed_in_deals_are_skipped_and_same_defenders_give_identical_games():
+    res = bench_defence.run("heuristic", A, A, deals=12, seed=3, progress=False)
+    ga, gb = res["games"]["A"], res["games"]["B"]
+    assert ga == gb  # same spec, same seeds: the pairing adds no noise
+    assert res["b_minus_a_defence_win_rate"]["mean"] == 0
+    starts = [bench_defence.contract_phase(bench_defence.make_agent("heuristic"), 3, i)
+              for i in range(12)]  # fmt: skip
+    assert None in starts  # seed 3 has a passed-in deal among its first 12
+    assert [g["deal"] for g in ga] == [i for i, s in enumerate(starts) if s is not None]
+
+
+def test_wilson_interval():
+    lo, hi = bench_defence.wilson(0, 10)
+    assert lo == 0 or abs(lo) < 1e-12 and 0.2 < hi < 0.35
+    lo, hi = bench_defence.wilson(50, 100)
+    assert abs((lo + hi) / 2 - 0.5) < 1e-12 and 0.39 < lo < 0.41
+    assert bench_defence.wilson(0, 0) is None
+
+
+def test_cli_writes_json_and_never_overwrites(capsys, tmp_path):
+    out = tmp_path / "d.json"
+    argv = ["--defenders", A, B, "--deals", "3", "--no-progress", "--json", str(out)]
+    assert bench_defence.main(argv) == 0
+    data = json.loads(out.read_text())
+    assert data["command"].startswith("python benchmarks/bench_defence.py")
+    assert data["sides"]["A"]["games"] == len(data["games"]["A"])
+    before = out.read_text()
+    assert bench_defence.main(argv) == 2  # exists: refused, unchanged
+    assert out.read_text() == before
+    assert bench_defence.main(["--defenders", "nobody", B, "--deals", "1"]) == 2
+    assert bench_defence.main(["--defenders", A, B, "--deals", "0"]) == 2
+    assert "error" in capsys.readouterr().err
