@@ -71,3 +71,23 @@ def test_distill_workers_write_the_same_shards_with_search_values(tmp_path):
         assert move < 32 and mask[move] and not np.isnan(row[move])
         legal = np.flatnonzero(mask[:32])
         assert row[move] >= np.nanmax(row[legal]) - 1.0 - 1e-6  # near-ties go to the heuristic
+
+
+def test_contracts_only_keeps_exactly_the_decisions_before_the_first_card(tmp_path):
+    """The same deals recorded whole and contracts-only: the second is the first's rows with a
+    bid, pass, skat or declaration move legal, or more than ten legal cards (the discard)."""
+    teacher = make_agent("heuristic")
+    every = distill.record_games(teacher, 6, 2, "seeger_fabian")
+    contracts = distill.record_games(teacher, 6, 2, "seeger_fabian", contracts_only=True)
+    before = every["mask"][:, 32:].any(axis=1) | (every["mask"][:, :32].sum(axis=1) > 10)
+    assert 0 < before.sum() < len(before) and (every["move"][before] >= 32).any()
+    for key in ("obs", "mask", "move", "return"):
+        assert np.array_equal(contracts[key], every[key][before]), key
+    # a folder mixing contract-only shards with whole ones is refused
+    make = functools.partial(make_agent, "heuristic")
+    distill.write_shards(make, "heuristic", 2, tmp_path, shard_games=1, progress=False,
+                         contracts_only=True)  # fmt: skip
+    assert len(distill.load_shards(tmp_path, "seeger_fabian")["move"]) > 0
+    distill.write_shards(make, "heuristic", 3, tmp_path, shard_games=1, progress=False)
+    with pytest.raises(ValueError, match="mixes"):
+        distill.load_shards(tmp_path, "seeger_fabian")

@@ -30,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--shard-games", type=int, default=50, help="games per shard")
     ap.add_argument("--reward-mode", default="seeger_fabian", choices=REWARD_MODES)
     ap.add_argument("--workers", type=int, default=1, help="parallel processes")
+    ap.add_argument("--contracts-only", action="store_true",
+                    help="keep only the decisions before the first card (bidding, skat, "
+                    "discard, declaration): to distil a teacher's contract decisions")  # fmt: skip
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     return ap
 
@@ -48,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     make_teacher = functools.partial(make_agent, args.teacher, seed=0)  # picklable: per worker
     paths = write_shards(make_teacher, args.teacher, args.games, args.out, args.seed,
                          args.shard_games, args.reward_mode, progress=not args.no_progress,
-                         workers=args.workers)  # fmt: skip
+                         workers=args.workers, contracts_only=args.contracts_only)  # fmt: skip
     print(f"{len(paths)} shards of {args.shard_games} games in {args.out}")
     return 0
 

@@ -10,7 +10,10 @@ learner seat sees), the teacher's move, that seat's final reward (the value head
 for a search teacher's card play, the search's value of every card it solved (``values``,
 float32[32], NaN elsewhere: the mean utility for the player to move, see
 :mod:`skat_env.search.pimc`), saved in compressed NumPy shards of ``--shard-games`` games
-(``shard_00000.npz``, ...). Shard ``k`` always holds the same deals (seed ``seed + k``), so a
+(``shard_00000.npz``, ...). With ``contracts_only`` only the decisions before the first card
+(bidding, skat, discard, declaration) are kept (the games are still played out for their
+rewards): the data for distilling a teacher's contract decisions and not its card play.
+Shard ``k`` always holds the same deals (seed ``seed + k``), so a
 stopped run resumes by skipping the shards already written, more ``--games`` later only adds
 shards, and ``--workers`` processes give the same shards as one. Search teachers are slow
 (``pimc``: about 0.1-0.3 s per decision on one core), hence the shards.
@@ -25,15 +28,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.game import Game
+from ..core.game import PLAY, Game
 from ..core.rewards import rewards_of
 from ..encoding.observation import observe
 from ..envs.policy import Policy, decide, reset_policy
 
 
-def record_games(teacher: Policy, games: int, seed: int, reward_mode: str) -> dict[str, np.ndarray]:
-    """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards). A search
-    teacher reports the values of the cards it solved in ``last_values`` (card -> value)."""
+def record_games(teacher: Policy, games: int, seed: int, reward_mode: str,
+                 contracts_only: bool = False) -> dict[str, np.ndarray]:  # fmt: skip
+    """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards; with
+    ``contracts_only`` those before the first card). A search teacher reports the values of the
+    cards it solved in ``last_values`` (card -> value)."""
     rng = np.random.default_rng(seed)
     obs, masks, moves, returns, values = [], [], [], [], []
     searches = hasattr(teacher, "last_values")  # a search teacher reports its card values
@@ -46,6 +51,9 @@ def record_games(teacher: Policy, games: int, seed: int, reward_mode: str) -> di
             if searches:
                 teacher.last_values = {}
             move = decide(teacher, game, seat)
+            if contracts_only and game.phase == PLAY:
+                game.step(move)
+                continue
             row = np.full(32, np.nan, np.float32)
             for card, v in teacher.last_values.items() if searches else ():
                 row[card] = v
@@ -63,20 +71,22 @@ def record_games(teacher: Policy, games: int, seed: int, reward_mode: str) -> di
 
 
 TeacherFactory = Callable[[], Policy]
+PHASES = ("all", "contracts")  # a shard's decisions: every one, or those before the first card
 _TEACHERS: dict[str, Policy] = {}  # one teacher per label in each process
 
 
 def write_shard(make_teacher: TeacherFactory, teacher_spec: str, path: Path, seed: int,
-                games: int, reward_mode: str) -> Path:  # fmt: skip
+                games: int, reward_mode: str, contracts_only: bool = False) -> Path:  # fmt: skip
     """Record one shard (``games`` games of ``seed``) and write it atomically to ``path``.
     ``make_teacher()`` builds the teacher once per process (picklable, for the workers);
     ``teacher_spec`` names it in the shard and keys that cache."""
     teacher = _TEACHERS.get(teacher_spec)
     if teacher is None:
         teacher = _TEACHERS[teacher_spec] = make_teacher()
-    data = record_games(teacher, games, seed, reward_mode)
+    data = record_games(teacher, games, seed, reward_mode, contracts_only)
     tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode, games=games)
+    np.savez_compressed(tmp, **data, teacher=teacher_spec, reward_mode=reward_mode, games=games,
+                        phases=PHASES[contracts_only])  # fmt: skip
     os.replace(tmp, path)  # a shard is there whole or not at all
     return path
 
@@ -84,7 +94,8 @@ def write_shard(make_teacher: TeacherFactory, teacher_spec: str, path: Path, see
 def write_shards(make_teacher: TeacherFactory, teacher_spec: str, games: int, out: Path,
                  seed: int = 0,
                  shard_games: int = 50, reward_mode: str = "seeger_fabian",
-                 progress: bool = True, workers: int = 1) -> list[Path]:  # fmt: skip
+                 progress: bool = True, workers: int = 1,
+                 contracts_only: bool = False) -> list[Path]:  # fmt: skip
     """Write the shards of ``games`` games to ``out`` (those present are kept); return all.
     A shard's games depend only on its seed, so ``workers`` does not change them."""
     from tqdm import tqdm
@@ -97,12 +108,14 @@ def write_shards(make_teacher: TeacherFactory, teacher_spec: str, games: int, ou
                unit="game", desc=f"{teacher_spec} games", disable=not progress)  # fmt: skip
     if workers == 1:
         for k in todo:
-            write_shard(make_teacher, teacher_spec, paths[k], seed + k, shard_games, reward_mode)
+            write_shard(make_teacher, teacher_spec, paths[k], seed + k, shard_games, reward_mode,
+                        contracts_only)  # fmt: skip
             bar.update(shard_games)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             jobs = [pool.submit(write_shard, make_teacher, teacher_spec, paths[k], seed + k,
-                                shard_games, reward_mode) for k in todo]  # fmt: skip
+                                shard_games, reward_mode, contracts_only)
+                    for k in todo]  # fmt: skip
             for job in as_completed(jobs):
                 job.result()
                 bar.update(shard_games)
@@ -112,7 +125,8 @@ def write_shards(make_teacher: TeacherFactory, teacher_spec: str, games: int, ou
 
 def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict[str, np.ndarray]:
     """All shards in ``path`` as one data set for :func:`.cloning.behaviour_clone` (returns times
-    ``reward_scale``); ``ValueError`` when they were recorded under another reward mode."""
+    ``reward_scale``); ``ValueError`` when they were recorded under another reward mode or mix
+    shards of every decision with contract-only ones."""
     files = sorted(Path(path).glob("shard_*.npz"))
     if not files:
         raise FileNotFoundError(f"no shard_*.npz files in {path}")
@@ -121,6 +135,8 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     if modes != {reward_mode}:
         raise ValueError(f"{path}: recorded under reward mode {', '.join(sorted(modes))}, "
                          f"not {reward_mode}")  # fmt: skip
+    if len({str(p["phases"]) if "phases" in p else PHASES[0] for p in parts}) > 1:
+        raise ValueError(f"{path}: mixes shards of every decision with contract-only ones")
     keys = ["obs", "mask", "move", "return"]
     if all("values" in p for p in parts):
         keys.append("values")
