@@ -33,6 +33,7 @@ by the world counts (see ``benchmarks/bench_pimc.py`` for measured times).
 from __future__ import annotations
 
 import copy
+import functools
 import time
 import zlib
 from dataclasses import dataclass, replace
@@ -56,6 +57,7 @@ from skat_env.core.tables import (
 from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
+from skat_env.search.inference import DeclarerInference, Scorer
 from skat_env.search.solver import Solver
 from skat_env.search.worlds import WorldSampler, hand_game_value
 
@@ -81,6 +83,11 @@ class PimcOptions:
     # [-2.9, +0.3] against uniform worlds (docs/search.md); ``infer=1`` turns it on
     inference: bool = False
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
+    # defenders weight worlds by how likely the declarer's cards make his declaration
+    # (skat_env.search.inference, the learned contract model as scorer; ``dinfer=1``)
+    defence_inference: bool = False
+    defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
+    pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
     bidder: str = "learned"
@@ -95,13 +102,16 @@ class PimcOptions:
             raise ValueError(f"bid_worlds must be >= 1, got {self.bid_worlds}")
         if not 0.0 <= self.slack <= 1.0:
             raise ValueError(f"slack must be in [0, 1], got {self.slack}")
+        if not self.defence_temperature > 0:
+            raise ValueError(f"dtemp must be > 0, got {self.defence_temperature}")
         self.card_config()  # validates worlds and seconds
 
     def card_config(self) -> search.SearchConfig:
         cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)
         return search.SearchConfig(
-            worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap
-        )
+            worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap,
+            pool=self.pool,
+        )  # fmt: skip
 
 
 PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
@@ -110,6 +120,8 @@ PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
 def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
     ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
+    ``dinfer=0|1`` (defenders' inference from the declaration), ``dtemp=T`` (its
+    temperature), ``pool=N`` (uniform worlds drawn per weighted world kept),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
     default ``learned``; ``bidder=search``: the search decides them too)."""
@@ -130,6 +142,12 @@ def parse_options(arg: str) -> PimcOptions:
             fields[key] = _number(float, key, value, 1e-6)
         elif eq and key == "infer" and value in ("0", "1"):
             fields["inference"] = value == "1"
+        elif eq and key == "dinfer" and value in ("0", "1"):
+            fields["defence_inference"] = value == "1"
+        elif eq and key == "dtemp":
+            fields["defence_temperature"] = _number(float, key, value, 1e-6)
+        elif eq and key == "pool":
+            fields["pool"] = _number(int, key, value, 1)
         elif eq and key == "slack":
             fields["slack"] = _number(float, key, value, 0.0)
         elif eq and key == "cap":
@@ -137,7 +155,8 @@ def parse_options(arg: str) -> PimcOptions:
         else:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, cap=S|off, slack=X (>=0), "
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1, dtemp=T (>0), "
+                "pool=N (>=1), cap=S|off, slack=X (>=0), "
                 "bidder=SPEC (an agent spec other than pimc or human; search: the search's own)"
             )
     return PimcOptions(**fields)
@@ -157,6 +176,22 @@ def hand_value(ten: int, forehand: bool) -> int:
     """Game value a ten-card hand supports (the heuristic's estimate): the inference's
     model of the other bidders."""
     return h.estimate(ten, forehand).value
+
+
+@functools.cache
+def contract_scorer() -> Scorer:
+    """The defenders' inference scorer: the declarer's expected utility of an option by the
+    shipped learned contract model (its matadors over the cards he plays with and buries;
+    announcements not priced). Loaded once."""
+    from .contract_model import expected_utility, load_default, matadors_of
+
+    model = load_default()
+
+    def score(kept, buried, kind, hand, position, bid):
+        p = model.predict(kept, buried, kind, hand, position)
+        return expected_utility(p, kind, hand, matadors_of(kind, kept | buried), bid)
+
+    return score
 
 
 def _key_rng(seed: int, *key: object) -> np.random.Generator:
@@ -283,6 +318,9 @@ class PimcAgent(ViewAgent):
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
+        weigher = None
+        if self.options.defence_inference and not view.is_declarer:
+            weigher = DeclarerInference(view, contract_scorer(), self.options.defence_temperature)
         card, values = search.choose_card(
             view,
             rng,
@@ -290,6 +328,7 @@ class PimcAgent(ViewAgent):
             self.solver,
             hand_value if self.options.inference else None,
             tie_break=h.choose_card,
+            weigher=weigher,
         )
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}

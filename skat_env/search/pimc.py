@@ -36,7 +36,7 @@ from ..core.scoring import Contract, score_game, seeger_fabian
 from ..core.tables import NULL, points_of
 from ..encoding.view import PlayerView
 from .solver import Position, Solver
-from .worlds import HandValue, Inference, World, WorldSampler, sample_worlds
+from .worlds import HandValue, Inference, Weigher, World, WorldSampler, sample_worlds
 
 BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider made
 BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
@@ -203,10 +203,16 @@ def card_values(
     config: SearchConfig,
     solver: Solver,
     hand_value: HandValue | None = None,
+    weigher: Weigher | None = None,
 ) -> tuple[dict[int, float], int]:
     """(mean utility of each legal card over the sampled worlds, worlds solved). The worlds
-    share the solver's table; with exact points each starts from the previous one's value."""
-    inference = Inference(view, hand_value) if config.inference else None
+    share the solver's table; with exact points each starts from the previous one's value.
+    ``weigher`` (e.g. a defender's ``DeclarerInference``) replaces the config's inference."""
+    inference = (
+        weigher
+        if weigher is not None
+        else (Inference(view, hand_value) if config.inference else None)
+    )
     n = worlds_for(view, config)
     worlds = sample_worlds(view, n, rng, inference, config.pool)
     tricks_left = 10 - sum(view.tricks)
@@ -237,6 +243,7 @@ def choose_card(
     solver: Solver,
     hand_value: HandValue | None = None,
     tie_break: Callable[[PlayerView], int] | None = None,
+    weigher: Weigher | None = None,
 ) -> tuple[int, dict[int, float]]:
     """(the card with the best mean utility for the player to move, the mean utility of
     every card searched). The declarer takes the highest, a defender the lowest; near-ties
@@ -245,7 +252,7 @@ def choose_card(
     legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
         return legal[0], {}
-    values, _ = card_values(view, rng, config, solver, hand_value)
+    values, _ = card_values(view, rng, config, solver, hand_value, weigher)
     return pick_card(view, values, tie_break), values
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -40,6 +41,13 @@ from ..encoding.view import PlayerView
 
 SKAT = 3  # slot index of the skat (seats are 0..2)
 HandValue = Callable[[int, bool], int]  # (ten cards, forehand) -> the game value they support
+
+
+class Weigher(Protocol):
+    """Relative likelihoods of worlds (:class:`Inference`, or the defenders'
+    :class:`skat_env.search.inference.DeclarerInference`)."""
+
+    def weights(self, worlds: list[World]) -> np.ndarray: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +228,10 @@ class Inference:
         self.game = _game(view)
         self.forehand = (view.dealer + 1) % 3
 
+    def weights(self, worlds: list[World]) -> np.ndarray:
+        """:meth:`weight` of each world."""
+        return np.array([self.weight(x) for x in worlds])
+
     def weight(self, world: World) -> float:
         view = self.view
         w = 1.0
@@ -278,7 +290,7 @@ def sample_worlds(
     view: PlayerView,
     n: int,
     rng: np.random.Generator,
-    inference: Inference | None = None,
+    inference: Weigher | None = None,
     pool: int = 4,
     sampler: WorldSampler | None = None,
 ) -> list[tuple[World, float]]:
@@ -294,7 +306,7 @@ def sample_worlds(
     if inference is None:
         return _merge(sampler.sample(rng, n), [1.0] * n)
     cands = sampler.sample(rng, pool * n)
-    w = np.array([inference.weight(x) for x in cands])
+    w = inference.weights(cands)
     if not w.sum() > 0:
         return _merge(cands[:n], [1.0] * n)
     # n draws without replacement in proportion to the weights (Efraimidis-Spirakis keys):
@@ -324,6 +336,7 @@ def hand_game_value(contract: Contract, twelve: int) -> int:
 __all__ = [
     "Inference",
     "InconsistentViewError",
+    "Weigher",
     "World",
     "WorldSampler",
     "hand_game_value",
