@@ -88,6 +88,10 @@ class PimcOptions:
     defence_inference: bool = False
     defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
     pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
+    # defenders: cards within this many utility points of the best are near-ties that go to
+    # the heuristic's card (its defence conventions: lead through the declarer's long suit
+    # or up to his short one, cash sure winners, smear points onto a partner's sure trick)
+    defence_window: float = 1.0
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
     bidder: str = "learned"
@@ -121,7 +125,8 @@ def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
     ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
     ``dinfer=0|1`` (defenders' inference from the declaration), ``dtemp=T`` (its
-    temperature), ``pool=N`` (uniform worlds drawn per weighted world kept),
+    temperature), ``pool=N`` (uniform worlds drawn per weighted world kept), ``dtie=X``
+    (defenders' near-tie window for the heuristic's conventions, utility points),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
     default ``learned``; ``bidder=search``: the search decides them too)."""
@@ -148,6 +153,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_temperature"] = _number(float, key, value, 1e-6)
         elif eq and key == "pool":
             fields["pool"] = _number(int, key, value, 1)
+        elif eq and key == "dtie":
+            fields["defence_window"] = _number(float, key, value, 0.0)
         elif eq and key == "slack":
             fields["slack"] = _number(float, key, value, 0.0)
         elif eq and key == "cap":
@@ -156,7 +163,7 @@ def parse_options(arg: str) -> PimcOptions:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1, dtemp=T (>0), "
-                "pool=N (>=1), cap=S|off, slack=X (>=0), "
+                "pool=N (>=1), dtie=X (>=0), cap=S|off, slack=X (>=0), "
                 "bidder=SPEC (an agent spec other than pimc or human; search: the search's own)"
             )
     return PimcOptions(**fields)
@@ -329,6 +336,7 @@ class PimcAgent(ViewAgent):
             hand_value if self.options.inference else None,
             tie_break=h.choose_card,
             weigher=weigher,
+            window=1.0 if view.is_declarer else self.options.defence_window,
         )
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}

@@ -9,8 +9,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from skat_env.agents.pimc import PimcAgent, contract_scorer, parse_options
-from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.agents.pimc import contract_scorer
+from skat_env.agents.registry import make_agent
 from skat_env.core.cards import cards_of
 from skat_env.core.game import PLAY, Game
 from skat_env.core.tables import EFFECTIVE_SUIT_MASK, JACKS, TRUMP
@@ -132,20 +132,3 @@ def test_sample_worlds_takes_the_defence_inference() -> None:
     inf = DeclarerInference(view, contract_scorer())
     ws = sample_worlds(view, 6, np.random.default_rng(2), inf, pool=8)
     assert 1 <= len(ws) <= 6 and abs(sum(w for _, w in ws) - 1) < 1e-9
-
-
-def test_spec_options_and_the_defenders_card() -> None:
-    opts = parse_options("fast,dinfer=1,dtemp=10,pool=8")
-    assert (opts.defence_inference, opts.defence_temperature, opts.pool) == (True, 10.0, 8)
-    assert opts.card_config().pool == 8
-    assert not parse_options("").defence_inference
-    for bad in ("pimc:dinfer=2", "pimc:dtemp=0", "pimc:pool=0", "pimc:dtemp=x"):
-        with pytest.raises(AgentSpecError, match="pimc"):
-            make_agent(bad)
-    game = _heuristic_game(60)
-    view = player_view(game, game.to_act)
-    agent = make_agent("pimc:fast,play_only,dinfer=1", seed=4)
-    assert isinstance(agent, PimcAgent)
-    card = agent.act_view(view)
-    assert view.legal_mask >> card & 1
-    assert agent.act_view(view) == card  # a seed and a view give one card

@@ -244,28 +244,30 @@ def choose_card(
     hand_value: HandValue | None = None,
     tie_break: Callable[[PlayerView], int] | None = None,
     weigher: Weigher | None = None,
+    window: float = 1.0,
 ) -> tuple[int, dict[int, float]]:
     """(the card with the best mean utility for the player to move, the mean utility of
     every card searched). The declarer takes the highest, a defender the lowest; near-ties
-    (within 1 utility point) go to ``tie_break``'s card. A single legal card is played
-    unsearched (no values)."""
+    (within ``window`` utility points) go to ``tie_break``'s card. A single legal card is
+    played unsearched (no values)."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
         return legal[0], {}
     values, _ = card_values(view, rng, config, solver, hand_value, weigher)
-    return pick_card(view, values, tie_break), values
+    return pick_card(view, values, tie_break, window), values
 
 
 def pick_card(
     view: PlayerView,
     values: dict[int, float],
     tie_break: Callable[[PlayerView], int] | None = None,
+    window: float = 1.0,
 ) -> int:
     """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     sign = 1.0 if view.is_declarer else -1.0
     best = max(sign * values[c] for c in legal)
-    top = [c for c in legal if sign * values[c] >= best - 1.0]
+    top = [c for c in legal if sign * values[c] >= best - window]
     if tie_break is not None and len(top) > 1:
         pick = tie_break(view)
         if pick in top:

@@ -1,0 +1,77 @@
+"""The pimc agent's defender options: dinfer (world weighting), dtie (convention window)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skat_env.agents import heuristic as h
+from skat_env.agents.pimc import PimcAgent, parse_options
+from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.core.cards import cards_of
+from skat_env.core.game import PLAY, Game
+from skat_env.encoding.view import player_view
+from skat_env.search import pimc as search
+from skat_env.search.pimc import pick_card
+
+
+def _heuristic_game(seed: int) -> Game:
+    heu = make_agent("heuristic")
+    for s in range(seed, seed + 500):
+        game = Game.random(s, dealer=s % 3)
+        while game.phase < PLAY and not game.is_over:
+            game.step(heu.act_view(player_view(game, game.to_act)))
+        if not game.is_over and not game.contract.ouvert:
+            return game
+    raise AssertionError("no declared game")
+
+
+def test_spec_options_and_the_defenders_card() -> None:
+    opts = parse_options("fast,dinfer=1,dtemp=10,pool=8")
+    assert (opts.defence_inference, opts.defence_temperature, opts.pool) == (True, 10.0, 8)
+    assert opts.card_config().pool == 8
+    assert not parse_options("").defence_inference
+    for bad in ("pimc:dinfer=2", "pimc:dtemp=0", "pimc:pool=0", "pimc:dtemp=x"):
+        with pytest.raises(AgentSpecError, match="pimc"):
+            make_agent(bad)
+    game = _heuristic_game(60)
+    view = player_view(game, game.to_act)
+    agent = make_agent("pimc:fast,play_only,dinfer=1", seed=4)
+    assert isinstance(agent, PimcAgent)
+    card = agent.act_view(view)
+    assert view.legal_mask >> card & 1
+    assert agent.act_view(view) == card  # a seed and a view give one card
+
+
+def test_window_gives_near_ties_to_the_tie_break_card() -> None:
+    game = _heuristic_game(8)
+    view = player_view(game, game.to_act)  # forehand: leads, several legal cards
+    legal = cards_of(view.legal_mask)
+    conv = h.choose_card(view)
+    assert len(legal) > 2 and conv in legal
+    sign = 1.0 if view.is_declarer else -1.0
+    best = next(c for c in legal if c != conv)
+    values = {c: sign * (-20.0 if c != best else 0.0) for c in legal}
+    values[conv] = sign * -5.0  # 5 points worse than the best card
+    assert pick_card(view, values, h.choose_card) == best  # default window 1
+    assert pick_card(view, values, h.choose_card, window=5.0) == conv
+    assert pick_card(view, values, h.choose_card, window=4.9) == best
+    assert pick_card(view, values, None, window=50.0) == best  # no tie-break: the best
+
+
+def test_dtie_and_dinfer_apply_to_defenders_only(monkeypatch) -> None:
+    assert parse_options("dtie=15").defence_window == 15.0
+    assert parse_options("").defence_window == 1.0
+    with pytest.raises(AgentSpecError, match="pimc"):
+        make_agent("pimc:dtie=-1")
+    seen = []
+
+    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
+        seen.append((view.is_declarer, window, weigher is not None))
+        return cards_of(view.hand)[0], {}
+
+    monkeypatch.setattr(search, "choose_card", spy)
+    agent = make_agent("pimc:fast,play_only,dtie=15,dinfer=1", seed=1)
+    game = _heuristic_game(20)
+    for seat in range(3):
+        agent.play_card(player_view(game, seat))
+    assert sorted(seen) == [(False, 15.0, True), (False, 15.0, True), (True, 1.0, False)]
