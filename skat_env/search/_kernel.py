@@ -17,7 +17,9 @@ owners, the leader (and the card led), the mode, the declarer and the game kind.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 TRUMP = 4
 MODE_POINTS, MODE_TRICKS_MAX, MODE_TRICKS_MIN = 0, 1, 2
@@ -599,9 +601,36 @@ def _push_child(eff, pts, fr, decl, mode, sp, c):
     fr[ch, GOT] = got
 
 
+@intrinsic
+def _address_as_pointer(typingctx, address):
+    """An integer address as a ``void *`` (for :func:`_borrow`)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(address), codegen
+
+
+@njit(cache=True, inline="always")
+def _borrow(a):
+    """A view of ``a`` without a reference count: numba increments and decrements an
+    array's count (atomic operations) whenever it binds it to a variable, as every inlined
+    helper does; on a view without one that is a test. The caller keeps ``a`` alive."""
+    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int64)
+
+
 @njit(cache=True)
 def _search(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             h0, h1, h2, leader, ntr, c0, c1, rem, alpha, beta):  # fmt: skip
+    """:func:`_search_views` on views of the arrays without reference counts."""
+    return _search_views(_borrow(eff), _borrow(smask), _borrow(pts), _borrow(tt),
+                         _borrow(blocks), _borrow(ws), _borrow(fr), _borrow(ctr), decl, mode,
+                         game, h0, h1, h2, leader, ntr, c0, c1, rem, alpha, beta)  # fmt: skip
+
+
+@njit(cache=True)
+def _search_views(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
+                  h0, h1, h2, leader, ntr, c0, c1, rem, alpha, beta):  # fmt: skip
     """Fail-soft alpha-beta: the declarer's units from here if they lie strictly inside
     ``(alpha, beta)``, else an upper bound ``<= alpha`` or a lower bound ``>= beta``.
 
