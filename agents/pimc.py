@@ -57,9 +57,9 @@ from skat_env.core.tables import (
 from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
-from skat_env.search.inference import DeclarerInference, Scorer
+from skat_env.search.inference import Combined, DeclarerInference, PartnerInference, Scorer
 from skat_env.search.solver import Solver
-from skat_env.search.worlds import WorldSampler, hand_game_value
+from skat_env.search.worlds import Weigher, WorldSampler, hand_game_value
 
 from . import heuristic as h
 from .base import Agent, ViewAgent
@@ -85,7 +85,9 @@ class PimcOptions:
     play_only: bool = False  # heuristic bidding, skat, discard and declaration
     # defenders weight worlds by how likely the declarer's cards make his declaration
     # (skat_env.search.inference, the learned contract model as scorer; ``dinfer=1``)
-    defence_inference: bool = False
+    # "" off, "declarer" (the model), "partner" (its bids, the heuristic's estimate as the
+    # model of a bidder), "both"
+    defence_inference: str = ""
     defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
     pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
     # defenders: cards within this many utility points of the best are near-ties that go to
@@ -118,14 +120,16 @@ class PimcOptions:
         )  # fmt: skip
 
 
+DINFER = {"0": "", "1": "declarer", "partner": "partner", "both": "both"}
 PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
 
 
 def parse_options(arg: str) -> PimcOptions:
     """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
     ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
-    ``dinfer=0|1`` (defenders' inference from the declaration), ``dtemp=T`` (its
-    temperature), ``pool=N`` (uniform worlds drawn per weighted world kept), ``dtie=X``
+    ``dinfer=0|1|partner|both`` (defenders' inference from the declaration, from the
+    partner's bids, or both), ``dtemp=T`` (the declaration's temperature), ``pool=N``
+    (uniform worlds drawn per weighted world kept), ``dtie=X``
     (defenders' near-tie window for the heuristic's conventions, utility points),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
@@ -147,8 +151,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields[key] = _number(float, key, value, 1e-6)
         elif eq and key == "infer" and value in ("0", "1"):
             fields["inference"] = value == "1"
-        elif eq and key == "dinfer" and value in ("0", "1"):
-            fields["defence_inference"] = value == "1"
+        elif eq and key == "dinfer" and value in DINFER:
+            fields["defence_inference"] = DINFER[value]
         elif eq and key == "dtemp":
             fields["defence_temperature"] = _number(float, key, value, 1e-6)
         elif eq and key == "pool":
@@ -162,7 +166,8 @@ def parse_options(arg: str) -> PimcOptions:
         else:
             raise ValueError(
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1, dtemp=T (>0), "
+                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
+                "dtemp=T (>0), "
                 "pool=N (>=1), dtie=X (>=0), cap=S|off, slack=X (>=0), "
                 "bidder=SPEC (an agent spec other than pimc or human; search: the search's own)"
             )
@@ -325,9 +330,7 @@ class PimcAgent(ViewAgent):
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
-        weigher = None
-        if self.options.defence_inference and not view.is_declarer:
-            weigher = DeclarerInference(view, contract_scorer(), self.options.defence_temperature)
+        weigher = None if view.is_declarer else self._defence_weigher(view)
         card, values = search.choose_card(
             view,
             rng,
@@ -341,6 +344,18 @@ class PimcAgent(ViewAgent):
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}
         return card
+
+    def _defence_weigher(self, view: PlayerView) -> Weigher | None:
+        """The defender's world weighting that ``options.defence_inference`` names."""
+        kind = self.options.defence_inference
+        parts: list = []
+        if kind in ("declarer", "both"):
+            parts.append(
+                DeclarerInference(view, contract_scorer(), self.options.defence_temperature)
+            )
+        if kind in ("partner", "both"):
+            parts.append(PartnerInference(view, hand_value))
+        return Combined(*parts) if len(parts) > 1 else parts[0] if parts else None
 
     # --- contract evaluation ---
     def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:

@@ -27,10 +27,12 @@ def _heuristic_game(seed: int) -> Game:
 
 def test_spec_options_and_the_defenders_card() -> None:
     opts = parse_options("fast,dinfer=1,dtemp=10,pool=8")
-    assert (opts.defence_inference, opts.defence_temperature, opts.pool) == (True, 10.0, 8)
+    assert (opts.defence_inference, opts.defence_temperature, opts.pool) == ("declarer", 10.0, 8)
+    assert parse_options("dinfer=partner").defence_inference == "partner"
+    assert parse_options("dinfer=both").defence_inference == "both"
     assert opts.card_config().pool == 8
     assert not parse_options("").defence_inference
-    for bad in ("pimc:dinfer=2", "pimc:dtemp=0", "pimc:pool=0", "pimc:dtemp=x"):
+    for bad in ("pimc:dinfer=2", "pimc:dinfer=true", "pimc:dtemp=0", "pimc:pool=0", "pimc:dtemp=x"):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
     game = _heuristic_game(60)

@@ -132,3 +132,34 @@ def test_sample_worlds_takes_the_defence_inference() -> None:
     inf = DeclarerInference(view, contract_scorer())
     ws = sample_worlds(view, 6, np.random.default_rng(2), inf, pool=8)
     assert 1 <= len(ws) <= 6 and abs(sum(w for _, w in ws) - 1) < 1e-9
+
+
+def test_partner_inference_weighs_the_partner_by_its_bids_only() -> None:
+    """A partner that bid high gets more jacks than one who passed; the product of two
+    weighers multiplies their weights."""
+    from skat_env.core.tables import JACKS
+    from skat_env.search.inference import Combined, PartnerInference
+
+    for seed in range(90, 200):  # a partner that passed without bidding
+        game = _heuristic_game(seed, hand=False)
+        view = player_view(game, (game.declarer + 1) % 3)
+        partner = 3 - view.seat - game.declarer
+        if not view.bids[partner] and view.passed >> partner & 1:
+            break
+    worlds = WorldSampler(view).sample(np.random.default_rng(3), 40)
+
+    def jacks_value(ten: int, forehand: bool) -> int:
+        return 24 * (ten & JACKS).bit_count()
+
+    inf = PartnerInference(view, jacks_value)
+    w = inf.weights(worlds)
+    jacks = np.array([(x.hands[partner] & JACKS).bit_count() for x in worlds])
+    assert not view.bids[partner] and (w * jacks).sum() / w.sum() < jacks.mean() - 0.2
+    assert w.shape == (40,) and (w > 0).all()
+    both = Combined(inf, DeclarerInference(view, _toy_score))
+    assert np.allclose(
+        both.weights(worlds), w * DeclarerInference(view, _toy_score).weights(worlds)
+    )
+    decl_view = player_view(game, game.declarer)
+    dw = WorldSampler(decl_view).sample(np.random.default_rng(3), 3)
+    assert list(PartnerInference(decl_view, jacks_value).weights(dw)) == [1.0] * 3

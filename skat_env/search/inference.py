@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from ..encoding.view import PlayerView
-from .worlds import World
+from .worlds import HandValue, Inference, World
 
 #: ``score(kept, buried, kind, hand, position, bid) -> utility``: int64 arrays of one length
 #: N (the ten cards played with, the two buried or 0, game kind 0..5, 0/1 hand game, the
@@ -104,10 +104,42 @@ class DeclarerInference:
         return declared / self.temperature - log_total
 
 
+class PartnerInference:
+    """World weights of a defender's view from its partner's bids alone: a partner who bid
+    or held a value holds a hand worth it, one who passed a hand worth less than the next
+    step (:meth:`skat_env.search.worlds.Inference.bidder_weight`, ``hand_value`` the model
+    of a bidder)."""
+
+    def __init__(self, view: PlayerView, hand_value: HandValue):
+        self.inference = Inference(view, hand_value)
+        self.partner = 3 - view.seat - view.declarer if view.declarer >= 0 else -1
+        self.active = self.partner >= 0 and not view.is_declarer
+        self.view = view
+
+    def weights(self, worlds: Sequence[World]) -> np.ndarray:
+        if not self.active:
+            return np.ones(len(worlds))
+        p, played = self.partner, self.view.played[self.partner]
+        return np.array([self.inference.bidder_weight(p, w.hands[p] | played) for w in worlds])
+
+
+class Combined:
+    """The product of several weighers' weights."""
+
+    def __init__(self, *weighers: DeclarerInference | PartnerInference):
+        self.weighers = weighers
+
+    def weights(self, worlds: Sequence[World]) -> np.ndarray:
+        out = np.ones(len(worlds))
+        for w in self.weighers:
+            out = out * w.weights(worlds)
+        return out
+
+
 def _card_lists(sets: np.ndarray) -> np.ndarray:
     """(N, 12) the cards of N twelve-card sets, in ascending order."""
     bits = (sets[:, None] >> _BITS) & 1
     return np.nonzero(bits)[1].reshape(len(sets), 12).astype(np.int64)
 
 
-__all__ = ["DeclarerInference", "KINDS", "Scorer"]
+__all__ = ["Combined", "DeclarerInference", "KINDS", "PartnerInference", "Scorer"]

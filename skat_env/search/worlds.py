@@ -241,10 +241,10 @@ class Inference:
             if s == view.declarer:
                 w *= self._declarer_weight(world)
             elif self.hand_value is not None:
-                w *= self._bidder_weight(s, world.hands[s] | view.played[s])
+                w *= self.bidder_weight(s, world.hands[s] | view.played[s])
         return w
 
-    def _bidder_weight(self, seat: int, ten: int) -> float:
+    def bidder_weight(self, seat: int, ten: int) -> float:
         """A seat's bids say its hand is worth at least what it bid; passing says it is
         worth less than the bid it was asked for, at most the step above the current bid
         (which bid that was the view does not tell)."""
@@ -264,7 +264,7 @@ class Inference:
         if game < 0:
             if decl >= 0 or self.hand_value is None:
                 return 1.0
-            return self._bidder_weight(decl, world.hands[decl])
+            return self.bidder_weight(decl, world.hands[decl])
         ten = world.hands[decl] | view.played[decl]
         twelve = ten | world.skat
         w = _contract_fit(game, ten)
