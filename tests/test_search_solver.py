@@ -265,6 +265,22 @@ def test_solver_reuse_across_deals_matches_fresh():
     assert shared.solve(p) == Solver(tt_bits=12).solve(p) and shared.nodes > 0
 
 
+def test_search_writes_through_to_the_solvers_arrays():
+    # The kernel searches on views of the solver's arrays without reference counts: the
+    # table and the node counter it writes must be the solver's own, so a repeated solve
+    # finds the first one's entries and searches fewer nodes.
+    solver = Solver(tt_bits=14)
+    p = _random_position(3, 0, 6, 1)
+    value = solver.solve(p)
+    first = solver.nodes
+    assert first > 0 and np.count_nonzero(solver._tt) > 0
+    solver.reset_nodes()
+    assert solver.solve(p) == value and 0 < solver.nodes < first
+    solver.clear()
+    solver.reset_nodes()
+    assert solver.solve(p) == value and solver.nodes == first
+
+
 # --- against the previous solver (frozen in benchmarks/solver_reference.py) on full deals ---
 
 
