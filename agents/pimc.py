@@ -86,13 +86,16 @@ class PimcOptions:
     # defenders weight worlds by how likely the declarer's cards make his declaration
     # (skat_env.search.inference, the learned contract model as scorer; ``dinfer=1``)
     # "" off, "declarer" (the model), "partner" (its bids, the heuristic's estimate as the
-    # model of a bidder), "both"
+    # model of a bidder), "both"; off by default: "declarer" measured -3.4 points of defence
+    # wins [-6.6, -0.4] with 8 worlds, "partner" -0.6 [-3.4, +2.2] (benchmarks/bench_defence.py,
+    # docs/search.md)
     defence_inference: str = ""
     defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
     pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
     # defenders: cards within this many utility points of the best are near-ties that go to
     # the heuristic's card (its defence conventions: lead through the declarer's long suit
-    # or up to his short one, cash sure winners, smear points onto a partner's sure trick)
+    # or up to his short one, cash sure winners, smear points onto a partner's sure trick);
+    # 15 measured -0.4 points of defence wins [-1.2, +0.5] (pimc:fast), so 1 stays
     defence_window: float = 1.0
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
