@@ -281,6 +281,27 @@ def test_search_writes_through_to_the_solvers_arrays():
     assert solver.solve(p) == value and solver.nodes == first
 
 
+def test_clear_gives_a_fresh_tables_answers_and_nodes():
+    # clear() starts a new table generation instead of zeroing the table: the entries of
+    # older generations must act as empty ones, for node-limited answers too.
+    from skat_env.search.solver import MAX_GENERATION
+
+    p, q = _random_position(4, 1, 7, 0), _random_position(5, 4, 7, 2)
+    fresh = Solver(tt_bits=12)
+    want = fresh.best_moves(q, 61, max_nodes=300)
+    used = Solver(tt_bits=12)
+    used.solve(p)
+    used.best_moves(q, 61)
+    used.clear()
+    used.reset_nodes()
+    assert used.best_moves(q, 61, max_nodes=300) == want and used.nodes == fresh.nodes
+    used._ctr[2] = MAX_GENERATION - 1  # the last generation: the next clear zeroes the table
+    used.clear()
+    assert used._ctr[2] == 0 and not used._tt.any()
+    used.reset_nodes()
+    assert used.best_moves(q, 61, max_nodes=300) == want and used.nodes == fresh.nodes
+
+
 # --- against the previous solver (frozen in benchmarks/solver_reference.py) on full deals ---
 
 

@@ -168,18 +168,19 @@ NUM_FIELDS = 24
 
 
 @njit(cache=True, inline="always")
-def _store(tt, fr, sp, r, move):
+def _store(tt, fr, sp, r, move, gen):
     """Record a finished trick-boundary node's fail-soft value ``r`` in the table: an upper
     bound at or below its window, a lower bound at or above it, else exact; and the move
     that settled it (-1 if none). An entry packs ``lb | ub << 8 | (move + 1) << 16 |
-    cards << 24`` (cards left: the replacement prefers to keep bigger subtrees)."""
+    cards << 24 | gen << 32`` (cards left: the replacement prefers to keep bigger subtrees;
+    ``gen``: the table's generation, ``ctr[2]``: entries of other generations are empty)."""
     ka = fr[sp, KEY]
     kb = fr[sp, KEYB]
     slot = fr[sp, SLOT]
-    if tt[slot, 0] != ka or tt[slot, 1] != kb:
+    if tt[slot, 0] != ka or tt[slot, 1] != kb or tt[slot, 2] >> 32 != gen:
         tt[slot, 0] = ka
         tt[slot, 1] = kb
-        tt[slot, 2] = (fr[sp, REM] << 8) | (fr[sp, CARDS] << 24)
+        tt[slot, 2] = (fr[sp, REM] << 8) | (fr[sp, CARDS] << 24) | (gen << 32)
     d = tt[slot, 2]
     lb = d & 255
     ub = (d >> 8) & 255
@@ -463,15 +464,20 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         fr[sp, CARDS] = cards
         lo = 0
         hi = rem
-        if tt[slot, 0] == ka and tt[slot, 1] == kb:
+        gen = ctr[2]
+        d0 = tt[slot, 2]
+        d1 = tt[slot + 1, 2]
+        if tt[slot, 0] == ka and tt[slot, 1] == kb and d0 >> 32 == gen:
             found = True
-        elif tt[slot + 1, 0] == ka and tt[slot + 1, 1] == kb:
+        elif tt[slot + 1, 0] == ka and tt[slot + 1, 1] == kb and d1 >> 32 == gen:
             slot += 1
             found = True
         else:
             found = False
-            if (tt[slot + 1, 2] >> 24) < (tt[slot, 2] >> 24):
-                slot += 1  # replace the entry with the smaller subtree
+            size0 = (d0 >> 24) & 255 if d0 >> 32 == gen else 0
+            size1 = (d1 >> 24) & 255 if d1 >> 32 == gen else 0
+            if size1 < size0:
+                slot += 1  # replace the entry with the smaller subtree (or an old one)
         fr[sp, SLOT] = slot
         if found:
             d = tt[slot, 2]
@@ -668,7 +674,7 @@ def _search_views(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                         cut = r <= fr[sp, ALPHA]
                 if cut:  # the parent is settled too
                     if fr[sp, SLOT] >= 0:
-                        _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
+                        _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]], ctr[2])
                     continue
                 fr[sp, IMOV] += 1
                 done = False
@@ -676,7 +682,7 @@ def _search_views(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             if i >= fr[sp, NMOV]:  # every move searched
                 r = fr[sp, BEST]
                 if fr[sp, SLOT] >= 0:
-                    _store(tt, fr, sp, r, -1)
+                    _store(tt, fr, sp, r, -1, ctr[2])
                 done = True
                 continue
             _push_child(eff, pts, fr, decl, mode, sp, ws[sp, 2 * i])
