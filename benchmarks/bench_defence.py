@@ -16,8 +16,10 @@ where the defenders' do). The defenders' specs never bid, so they cannot change 
 
 Reported per side: defence win rate (games the defenders win / games) with its 95% Wilson
 interval, the declarer's Seeger-Fabian points per game, his schneider wins and losses and
-overbids; and the paired difference B - A of the defence win rate and of the declarer's
-SF/game, with 95% bootstrap intervals over deals. The JSON goes to a new
+overbids; the paired difference B - A of the defence win rate and of the declarer's
+SF/game, with 95% bootstrap intervals over deals; and, for the deals only one side's defence
+wins, the trick and the seat of the first card the two games differ in (where the gain
+lies). The JSON goes to a new
 ``results/defence-<time>.json`` unless ``--json PATH`` (an existing file is not overwritten).
 """
 
@@ -153,6 +155,36 @@ def summary(games: dict[str, list[dict]], seed: int) -> dict:
             "ci95": None if ci is None else list(ci),
         }
     out["deals_differing"] = int((wins["B"] != wins["A"]).sum())
+    out["first_difference"] = first_differences(games, seed)
+    return out
+
+
+def first_difference(seed: int, a: dict, b: dict) -> tuple[int, int, bool]:
+    """(trick 1..10, card of the trick 0..2, whether the declarer played it) of the first
+    card the two games of one deal differ in."""
+    ma, mb = a["moves"], b["moves"]
+    i = next(k for k in range(min(len(ma), len(mb))) if ma[k] != mb[k])
+    cards, dealer = deal_for(seed, a["deal"])
+    game = Game(cards, dealer)
+    for m in ma[:i]:
+        game.step(m)
+    return len(game.plays) // 3 + 1, len(game.plays) % 3, game.to_act == game.declarer
+
+
+def first_differences(games: dict[str, list[dict]], seed: int) -> dict[str, dict]:
+    """Where the card play first differs in the deals one side's defence wins and the other's
+    does not: counts by trick and by who played (a defender's lead is card 1)."""
+    out = {}
+    for side, other in (("B", "A"), ("A", "B")):
+        by_trick: dict[int, int] = {}
+        by_card: dict[str, int] = {}
+        for x, y in zip(games[side], games[other], strict=True):
+            if not x["won"] and y["won"]:
+                trick, card, declarer = first_difference(seed, y, x)
+                by_trick[trick] = by_trick.get(trick, 0) + 1
+                key = f"{'declarer' if declarer else 'defender'} card {card + 1}"
+                by_card[key] = by_card.get(key, 0) + 1
+        out[f"{side}_only"] = {"by_trick": dict(sorted(by_trick.items())), "by_card": by_card}
     return out
 
 
@@ -185,6 +217,13 @@ def format_result(res: dict) -> str:
             f"B - A defence win rate: {100 * d['mean']:+.1f} points "
             f"{_interval(d['ci95'], 100)} ({differ} deals differ)"
         )
+        for side, f in res["first_difference"].items():
+            tricks = ", ".join(f"{t}: {n}" for t, n in f["by_trick"].items()) or "none"
+            cards = ", ".join(f"{k} {n}" for k, n in sorted(f["by_card"].items()))
+            lines.append(
+                f"   only {side[0]}'s defence wins: first different card by trick {tricks}"
+                + (f" ({cards})" if cards else "")
+            )
         s = res["b_minus_a_declarer_sf_per_game"]
         lines.append(
             f"B - A declarer SF/game: {s['mean']:+.1f} {_interval(s['ci95'])} "

@@ -69,3 +69,24 @@ def test_cli_writes_json_and_never_overwrites(capsys, tmp_path):
     assert bench_defence.main(["--defenders", "nobody", B, "--deals", "1"]) == 2
     assert bench_defence.main(["--defenders", A, B, "--deals", "0"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_first_difference_locates_the_first_different_card():
+    res = bench_defence.run("heuristic", A, B, deals=12, seed=3, progress=False)
+    ga, gb = res["games"]["A"], res["games"]["B"]
+    counts = res["first_difference"]
+    only_a = sum(g["won"] is False and h["won"] for g, h in zip(ga, gb, strict=True))
+    only_b = sum(h["won"] is False and g["won"] for g, h in zip(ga, gb, strict=True))
+    assert sum(counts["A_only"]["by_trick"].values()) == only_a
+    assert sum(counts["B_only"]["by_trick"].values()) == only_b
+    assert sum(counts["A_only"]["by_card"].values()) == only_a
+    pair = next(
+        (x, y) for x, y in zip(ga, gb, strict=True) if x["moves"] != y["moves"]
+    )  # a deal whose card play differs
+    trick, card, declarer = bench_defence.first_difference(3, *pair)
+    ma, mb = pair[0]["moves"], pair[1]["moves"]
+    i = next(k for k in range(min(len(ma), len(mb))) if ma[k] != mb[k])
+    start = bench_defence.contract_phase(bench_defence.make_agent("heuristic"), 3, pair[0]["deal"])
+    played = i - len(start.history)  # cards before the first different one
+    assert (trick, card) == (played // 3 + 1, played % 3)
+    assert not declarer  # only the defenders differ, so a defender deviates first
