@@ -168,19 +168,18 @@ NUM_FIELDS = 24
 
 
 @njit(cache=True, inline="always")
-def _store(tt, fr, sp, r, move, gen):
+def _store(tt, fr, sp, r, move):
     """Record a finished trick-boundary node's fail-soft value ``r`` in the table: an upper
     bound at or below its window, a lower bound at or above it, else exact; and the move
     that settled it (-1 if none). An entry packs ``lb | ub << 8 | (move + 1) << 16 |
-    cards << 24 | gen << 32`` (cards left: the replacement prefers to keep bigger subtrees;
-    ``gen``: the table's generation, ``ctr[2]``: entries of other generations are empty)."""
+    cards << 24`` (cards left: the replacement prefers to keep bigger subtrees)."""
     ka = fr[sp, KEY]
     kb = fr[sp, KEYB]
     slot = fr[sp, SLOT]
-    if tt[slot, 0] != ka or tt[slot, 1] != kb or tt[slot, 2] >> 32 != gen:
+    if tt[slot, 0] != ka or tt[slot, 1] != kb:
         tt[slot, 0] = ka
         tt[slot, 1] = kb
-        tt[slot, 2] = (fr[sp, REM] << 8) | (fr[sp, CARDS] << 24) | (gen << 32)
+        tt[slot, 2] = (fr[sp, REM] << 8) | (fr[sp, CARDS] << 24)
     d = tt[slot, 2]
     lb = d & 255
     ub = (d >> 8) & 255
@@ -464,20 +463,15 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         fr[sp, CARDS] = cards
         lo = 0
         hi = rem
-        gen = ctr[2]
-        d0 = tt[slot, 2]
-        d1 = tt[slot + 1, 2]
-        if tt[slot, 0] == ka and tt[slot, 1] == kb and d0 >> 32 == gen:
+        if tt[slot, 0] == ka and tt[slot, 1] == kb:
             found = True
-        elif tt[slot + 1, 0] == ka and tt[slot + 1, 1] == kb and d1 >> 32 == gen:
+        elif tt[slot + 1, 0] == ka and tt[slot + 1, 1] == kb:
             slot += 1
             found = True
         else:
             found = False
-            size0 = (d0 >> 24) & 255 if d0 >> 32 == gen else 0
-            size1 = (d1 >> 24) & 255 if d1 >> 32 == gen else 0
-            if size1 < size0:
-                slot += 1  # replace the entry with the smaller subtree (or an old one)
+            if (tt[slot + 1, 2] >> 24) < (tt[slot, 2] >> 24):
+                slot += 1  # replace the entry with the smaller subtree
         fr[sp, SLOT] = slot
         if found:
             d = tt[slot, 2]
@@ -621,7 +615,8 @@ def _address_as_pointer(typingctx, address):
 def _borrow(a):
     """A view of ``a`` without a reference count: numba increments and decrements an
     array's count (atomic operations) whenever it binds it to a variable, as every inlined
-    helper does; on a view without one that is a test. The caller keeps ``a`` alive."""
+    helper does; on a view without one that is a test. The caller keeps ``a`` alive; ``a``
+    must be C-contiguous int64 (all of the solver's arrays are)."""
     return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int64)
 
 
@@ -674,7 +669,7 @@ def _search_views(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
                         cut = r <= fr[sp, ALPHA]
                 if cut:  # the parent is settled too
                     if fr[sp, SLOT] >= 0:
-                        _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]], ctr[2])
+                        _store(tt, fr, sp, r, ws[sp, 2 * fr[sp, IMOV]])
                     continue
                 fr[sp, IMOV] += 1
                 done = False
@@ -682,7 +677,7 @@ def _search_views(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game,
             if i >= fr[sp, NMOV]:  # every move searched
                 r = fr[sp, BEST]
                 if fr[sp, SLOT] >= 0:
-                    _store(tt, fr, sp, r, -1, ctr[2])
+                    _store(tt, fr, sp, r, -1)
                 done = True
                 continue
             _push_child(eff, pts, fr, decl, mode, sp, ws[sp, 2 * i])

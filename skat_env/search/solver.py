@@ -23,7 +23,6 @@ from . import _kernel as K
 
 NUM_GAMES = 6
 DEFAULT_TT_BITS = 20
-MAX_GENERATION = 1 << 31  # table generations (bits 32-62 of an entry's data word)
 
 
 def _layouts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -238,7 +237,7 @@ class Solver:
         self._tt.fill(0)  # touch the pages now, not during the first searches
         self._ws = np.zeros((K.MAX_DEPTH, 2 * K.MAX_MOVES), dtype=np.int64)
         self._fr = np.zeros((K.MAX_DEPTH, K.NUM_FIELDS), dtype=np.int64)
-        self._ctr = np.zeros(4, dtype=np.int64)  # nodes, node limit, table generation
+        self._ctr = np.zeros(4, dtype=np.int64)
         self._out = np.zeros(NUM_CARDS, dtype=np.int64)
 
     @property
@@ -251,13 +250,8 @@ class Solver:
 
     def clear(self) -> None:
         """Empty the transposition table. Its entries never go stale: this is for timing,
-        and for node-limited searches whose answers must not depend on earlier calls.
-        Constant time: a new table generation (``_ctr[2]``) makes every older entry empty
-        (filling the 24 MB table took about 3 ms, most of a late PIMC decision)."""
-        self._ctr[2] += 1
-        if self._ctr[2] >= MAX_GENERATION:
-            self._tt.fill(0)
-            self._ctr[2] = 0
+        and for node-limited searches whose answers must not depend on earlier calls."""
+        self._tt.fill(0)
 
     # --- internals ---
     def _prepare(self, pos: Position, check: bool) -> tuple:
