@@ -18,7 +18,8 @@ SPECS = (
     "rllib:PATH[#MODULE] (a policy exported by train_rllib.py)",
     "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
-    "bid_worlds=N, infer=0|1, cap=S|off, slack=X, bidder=SPEC (default learned; search: "
+    "bid_worlds=N, infer=0|1, dinfer=0|1|partner|both, dtemp=T, pool=N, dtie=X, cap=S|off, "
+    "slack=X, bidder=SPEC (default learned; search: "
     "the search's own contract decisions), comma-separated)",
 )
 
