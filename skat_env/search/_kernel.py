@@ -25,11 +25,6 @@ TRUMP = 4
 MODE_POINTS, MODE_TRICKS_MAX, MODE_TRICKS_MIN = 0, 1, 2
 HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit int
 HASH_MUL2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
-DEBRUIJN = np.array(
-    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
-    dtype=np.int64,
-)  # fmt: skip
 MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
 TT_IN_TRICK = 18  # after a trick's lead the table is used while this many cards are held
 RUFF_PENALTY = 50  # a lead that an opponent would trump goes after the others of its kind
@@ -37,19 +32,46 @@ DRAW = 256  # a bit of ``last`` at a lead: an opponent of the leader holds trump
 MAX_DEPTH = 34  # workspace rows (at most 30 cards are played below the root)
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """Set bits of an integer (LLVM ``ctpop``: one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """Trailing zero bits of a non-zero integer (LLVM ``cttz``)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], cgutils.true_bit)
+
+    return x(x), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    """Leading zero bits of a non-zero integer (LLVM ``ctlz``)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], cgutils.true_bit)
+
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
 def _low_index(bit: int) -> int:
-    """Index of a single set bit (de Bruijn multiply, 32-bit)."""
-    return DEBRUIJN[((bit * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    """Index of a single set bit (count trailing zeros)."""
+    return _cttz(bit)
 
 
 @njit(cache=True, inline="always")
 def _popcount(m: int) -> int:
-    """Set bits of a 32-bit card set (SWAR)."""
-    m = m - ((m >> 1) & 0x55555555)
-    m = (m & 0x33333333) + ((m >> 2) & 0x33333333)
-    m = (m + (m >> 4)) & 0x0F0F0F0F
-    return ((m * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Set bits of a card set."""
+    return _ctpop(m)
 
 
 @njit(cache=True, inline="always")
@@ -301,13 +323,8 @@ def _canon_key(blocks, h0, h1, h2):
 
 @njit(cache=True, inline="always")
 def _top_bit(m):
-    """The highest set bit of a 32-bit card set (0 for none)."""
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    m |= m >> 16
-    return m ^ (m >> 1)
+    """The highest set bit of a card set (0 for none)."""
+    return 0 if m == 0 else 1 << (63 - _ctlz(m))
 
 
 @njit(cache=True, inline="always")
