@@ -21,6 +21,7 @@ def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
     cli.main(["--teacher", "heuristic", "--games", "5", "--shard-games", "2",
               "--out", str(out), "--no-progress"])  # fmt: skip
     assert len(list(out.glob("shard_*.npz"))) == 3 and shards[0].stat().st_mtime_ns == first
+    (out / "shard_00003.tmp.npz").write_bytes(b"half a shard")  # being written: ignored
     data = distill.load_shards(out, "seeger_fabian", reward_scale=0.01)
     n = len(data["move"])
     assert data["games"] == 6 and data["obs"].shape == (n, 450)

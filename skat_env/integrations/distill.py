@@ -127,7 +127,8 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     """All shards in ``path`` as one data set for :func:`.cloning.behaviour_clone` (returns times
     ``reward_scale``); ``ValueError`` when they were recorded under another reward mode or mix
     shards of every decision with contract-only ones."""
-    files = sorted(Path(path).glob("shard_*.npz"))
+    shards = Path(path).glob("shard_*.npz")  # not a shard still being written (.tmp.npz)
+    files = sorted(f for f in shards if not f.name.endswith(".tmp.npz"))
     if not files:
         raise FileNotFoundError(f"no shard_*.npz files in {path}")
     parts = [np.load(f) for f in files]
