@@ -2,7 +2,7 @@
 two defenders of spec B.
 
     python benchmarks/bench_defence.py --defenders pimc:fast,play_only \\
-        pimc:fast,play_only,dinfer=model --deals 300 --seed 0
+        pimc:fast,play_only,dinfer=1 --deals 300 --seed 0
     python benchmarks/bench_defence.py --declarer pimc:fast --defenders heuristic pimc:fast
 
 Pairing: for each deal the whole auction, the skat decision, the discard and the declaration
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -117,14 +116,14 @@ def run(declarer_spec: str, a: str, b: str, deals: int, seed: int, progress: boo
             **summary(games, seed), "games": games}  # fmt: skip
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> list[float] | None:
+def wilson(k: int, n: int) -> list[float] | None:
     """95% Wilson score interval of a rate ``k / n`` (None without games)."""
     if n == 0:
         return None
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [centre - half, centre + half]
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return [float(ci.low), float(ci.high)]
 
 
 def side_figures(recs: list[dict]) -> dict:

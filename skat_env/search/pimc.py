@@ -208,13 +208,10 @@ def card_values(
     """(mean utility of each legal card over the sampled worlds, worlds solved). The worlds
     share the solver's table; with exact points each starts from the previous one's value.
     ``weigher`` (e.g. a defender's ``DeclarerInference``) replaces the config's inference."""
-    inference = (
-        weigher
-        if weigher is not None
-        else (Inference(view, hand_value) if config.inference else None)
-    )
+    if weigher is None and config.inference:
+        weigher = Inference(view, hand_value)
     n = worlds_for(view, config)
-    worlds = sample_worlds(view, n, rng, inference, config.pool)
+    worlds = sample_worlds(view, n, rng, weigher, config.pool)
     tricks_left = 10 - sum(view.tricks)
     exact = tricks_left <= config.exact_tricks
     limit = None if exact else config.max_nodes
