@@ -41,7 +41,7 @@ from itertools import combinations
 
 import numpy as np
 
-from skat_env.core.cards import cards_of
+from skat_env.core.cards import FULL_DECK, cards_of
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
 from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP
 from skat_env.core.scoring import Contract
@@ -58,8 +58,9 @@ from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
 from skat_env.search.inference import Combined, DeclarerInference, PartnerInference, Scorer
+from skat_env.search.rollouts import rollout_values
 from skat_env.search.solver import Solver
-from skat_env.search.worlds import Weigher, WorldSampler, hand_game_value
+from skat_env.search.worlds import Weigher, WorldSampler, hand_game_value, sample_worlds
 
 from . import heuristic as h
 from .base import Agent, ViewAgent
@@ -97,6 +98,10 @@ class PimcOptions:
     # or up to his short one, cash sure winners, smear points onto a partner's sure trick);
     # 15 measured -0.4 points of defence wins [-1.2, +0.5] (pimc:fast), so 1 stays
     defence_window: float = 1.0
+    # defenders value their cards in the first this many tricks by playouts (every seat
+    # plays the sampled world out by the heuristic's card play from its own view:
+    # skat_env.search.rollouts) instead of double-dummy solves (0: never; ``droll=K``)
+    defence_rollouts: int = 0
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
     bidder: str = "learned"
@@ -134,6 +139,7 @@ def parse_options(arg: str) -> PimcOptions:
     partner's bids, or both), ``dtemp=T`` (the declaration's temperature), ``pool=N``
     (uniform worlds drawn per weighted world kept), ``dtie=X``
     (defenders' near-tie window for the heuristic's conventions, utility points),
+    ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
     default ``learned``; ``bidder=search``: the search decides them too)."""
@@ -160,6 +166,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_temperature"] = _number(float, key, value, 1e-6)
         elif eq and key == "pool":
             fields["pool"] = _number(int, key, value, 1)
+        elif eq and key == "droll":
+            fields["defence_rollouts"] = _number(int, key, value, 0)
         elif eq and key == "dtie":
             fields["defence_window"] = _number(float, key, value, 0.0)
         elif eq and key == "slack":
@@ -171,7 +179,7 @@ def parse_options(arg: str) -> PimcOptions:
                 f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
                 "dtemp=T (>0), "
-                "pool=N (>=1), dtie=X (>=0), cap=S|off, slack=X (>=0), "
+                "pool=N (>=1), dtie=X (>=0), droll=K (>=0), cap=S|off, slack=X (>=0), "
                 "bidder=SPEC (an agent spec other than pimc or human; search: the search's own)"
             )
     return PimcOptions(**fields)
@@ -334,6 +342,10 @@ class PimcAgent(ViewAgent):
         distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
         weigher = None if view.is_declarer else self._defence_weigher(view)
+        if not view.is_declarer and sum(view.tricks) < self.options.defence_rollouts:
+            card, values = self._rollout_card(view, rng, weigher)
+            self.last_values = {c: -v for c, v in values.items()}
+            return card
         card, values = search.choose_card(
             view,
             rng,
@@ -347,6 +359,16 @@ class PimcAgent(ViewAgent):
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}
         return card
+
+    def _rollout_card(self, view: PlayerView, rng: np.random.Generator,
+                      weigher: Weigher | None) -> tuple[int, dict[int, float]]:  # fmt: skip
+        """A defender's card by heuristic playouts of ``worlds`` sampled worlds."""
+        legal = cards_of(view.legal_mask & FULL_DECK)
+        if len(legal) == 1:
+            return legal[0], {}
+        worlds = sample_worlds(view, self.options.worlds, rng, weigher, self.options.pool)
+        values = rollout_values(view, worlds, h.choose_card)
+        return search.pick_card(view, values, h.choose_card, self.options.defence_window), values
 
     def _defence_weigher(self, view: PlayerView) -> Weigher | None:
         """The defender's world weighting that ``options.defence_inference`` names."""

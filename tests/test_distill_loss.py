@@ -2,6 +2,7 @@
 teacher's values (worked example), the loss falls when only it is trained on a toy batch, it is
 computed on every PPO gradient step and logged, and bad options are refused."""
 
+import functools
 import math
 
 import numpy as np
@@ -143,3 +144,30 @@ def test_train_distill_coef_runs_and_bad_values_exit_2(tmp_path, monkeypatch, ca
                 [*data, "--distill-coef", "inf"]):  # fmt: skip
         assert train.main(["--name", "e", *TINY, *bad]) == 2
         assert "--distill-coef must be a number >= 0" in capsys.readouterr().err
+
+
+def test_distill_cards_only_keeps_the_searched_card_play(tmp_path, monkeypatch, capsys):
+    from skat_env.agents.registry import make_agent
+    from skat_env.cli import train
+    from skat_env.integrations import distill
+    from skat_env.integrations.distill_loss import searched_rows
+
+    monkeypatch.chdir(tmp_path)
+    teacher = functools.partial(make_agent, "pimc:fast,play_only", seed=0)
+    distill.write_shards(teacher, "pimc", 2, tmp_path / "search", shard_games=1, progress=False)
+    distill.write_shards(HeuristicAgent, "heuristic", 1, tmp_path / "heu", shard_games=1,
+                         progress=False)  # fmt: skip
+    data = distill.load_shards(tmp_path / "search", "seeger_fabian")
+    rows = searched_rows(data)
+    assert 0 < rows.sum() < len(rows)  # contract decisions and forced cards are left out
+    assert (~np.isnan(data["values"][rows])).sum(1).min() >= 2
+    assert not searched_rows(distill.load_shards(tmp_path / "heu", "seeger_fabian")).any()
+    search = ["--bc-data", str(tmp_path / "search"), "--distill-coef", "0.5"]
+    assert train.main(["--name", "c", *TINY, *search, "--distill-cards-only"]) == 0
+    out = capsys.readouterr().out
+    assert f"{rows.sum():,} recorded decisions (card play only), {rows.sum():,} with" in out
+    heu = ["--bc-data", str(tmp_path / "heu"), "--distill-coef", "0.5", "--distill-cards-only"]
+    assert train.main(["--name", "h", *TINY, *heu]) == 2
+    assert "hold no card values" in capsys.readouterr().err
+    assert train.main(["--name", "n", *TINY, "--distill-cards-only"]) == 2
+    assert "--distill-cards-only needs --distill-coef" in capsys.readouterr().err

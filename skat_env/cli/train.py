@@ -100,6 +100,11 @@ class Args:
         "auxiliary loss of this weight (0: off; soft targets from a search teacher's card "
         "values, see docs/train.md)",
     )
+    distill_cards_only: bool = _f(
+        False,
+        "with --distill-coef: pull only towards the teacher's card play (the decisions it "
+        "searched, with card values), not its bidding, skat, discard and declaration",
+    )
     bc_iss: str = _f(
         "",
         "clone human play instead: the first --bc-games kept games of an ISS archive "
@@ -182,6 +187,8 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
     if not 0 <= args.distill_coef < math.inf or (args.distill_coef and not args.bc_data):
         raise UsageError("--distill-coef must be a number >= 0, and > 0 needs --bc-data")
+    if args.distill_cards_only and not args.distill_coef:
+        raise UsageError("--distill-cards-only needs --distill-coef > 0")
     if args.init_model and not Path(args.init_model).is_file():
         raise UsageError(f"--init-model: no such file {args.init_model!r}")
     if args.init_model and (args.bc_iss or (args.bc_data and not args.distill_coef)):
@@ -234,17 +241,24 @@ def attach_distillation(model: Any, args: Args) -> None:
     """The auxiliary loss of ``--distill-coef`` on the ``--bc-data`` decisions."""
     from skat_env.integrations.callbacks import write
     from skat_env.integrations.distill import load_shards
-    from skat_env.integrations.distill_loss import DistillationLoss
+    from skat_env.integrations.distill_loss import DistillationLoss, searched_rows
 
     try:
         data = load_shards(Path(args.bc_data), args.reward_mode, args.reward_scale)
     except ValueError as e:
         raise UsageError(f"--bc-data: {e}") from None
+    if args.distill_cards_only:
+        searched = searched_rows(data)
+        if not searched.any():
+            raise UsageError("--distill-cards-only: the --bc-data decisions hold no card values "
+                             "(record a search teacher, e.g. --teacher pimc)")  # fmt: skip
+        data = {k: v[searched] for k, v in data.items() if hasattr(v, "shape")}
     loss = DistillationLoss(data, args.distill_coef, seed=args.seed)
     loss.attach(model)
     write(
         f"distillation loss x {args.distill_coef:g} during PPO: {len(data['move']):,} recorded "
-        f"decisions, {loss.soft:,} with the teacher's card values"
+        f"decisions{' (card play only)' if args.distill_cards_only else ''}, {loss.soft:,} "
+        "with the teacher's card values"
     )
 
 

@@ -38,12 +38,21 @@ def soft_targets(
     if values is None:
         return target
     solved = ~np.isnan(values)
-    rows = np.flatnonzero(solved.sum(1) >= 2)
+    rows = np.flatnonzero(searched_rows({"values": values}))
     v = np.where(solved[rows], values[rows], -np.inf) / temperature
     p = np.exp(v - v.max(1, keepdims=True))
     target[rows] = 0.0
     target[rows, :CARDS] = p / p.sum(1, keepdims=True)
     return target
+
+
+def searched_rows(data: Mapping[str, np.ndarray]) -> np.ndarray:
+    """bool[n]: the decisions where the teacher searched two or more cards (its card play
+    with a choice; none without ``values``)."""
+    values = data.get("values")
+    if values is None:
+        return np.zeros(len(data["move"]) if "move" in data else 0, bool)
+    return (~np.isnan(values)).sum(1) >= 2
 
 
 class DistillationLoss:
@@ -119,4 +128,4 @@ def _positive(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and v > 0 and np.isfinite(v)
 
 
-__all__ = ["DistillationLoss", "soft_targets"]
+__all__ = ["DistillationLoss", "searched_rows", "soft_targets"]
