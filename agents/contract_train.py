@@ -35,10 +35,20 @@ def held_out(data: dict[str, np.ndarray]) -> np.ndarray:
     return data["deal"] % 10 == 9
 
 
-def train(data: dict[str, np.ndarray], hidden: tuple[int, ...] = (96, 64), epochs: int = 12,
-          seed: int = 0, batch: int = 2048, lr: float = 2e-3, progress: bool = True,
-          meta: dict | None = None) -> ContractModel:  # fmt: skip
-    """An MLP fitted by Adam on the binary cross-entropy of every head."""
+def train(
+    data: dict[str, np.ndarray],
+    hidden: tuple[int, ...] = (96, 64),
+    epochs: int = 12,
+    seed: int = 0,
+    batch: int = 2048,
+    lr: float = 2e-3,
+    progress: bool = True,
+    meta: dict | None = None,
+    init: ContractModel | None = None,
+) -> ContractModel:
+    """An MLP fitted by Adam on the binary cross-entropy of every head. ``init``: start from
+    that model's weights, input scaling and layer sizes (``hidden`` is then unused): to
+    adapt a model to games of another card player from fewer of them."""
     import torch
 
     torch.set_num_threads(1)
@@ -46,6 +56,9 @@ def train(data: dict[str, np.ndarray], hidden: tuple[int, ...] = (96, 64), epoch
     x, (y, w) = inputs(data), targets(data)
     val = held_out(data)
     mean, std = x[~val].mean(0), x[~val].std(0) + 1e-3
+    if init is not None:
+        mean, std = init.mean, init.std
+        hidden = tuple(int(b.shape[0]) for b in init.biases[:-1])
     xs = torch.tensor((x - mean) / std)
     yt, wt = torch.tensor(y), torch.tensor(w)
     sizes = (x.shape[1], *hidden, len(HEADS))
@@ -53,11 +66,24 @@ def train(data: dict[str, np.ndarray], hidden: tuple[int, ...] = (96, 64), epoch
     for a, b in zip(sizes[:-1], sizes[1:], strict=True):
         layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
     net = torch.nn.Sequential(*layers[:-1])
+    if init is not None:
+        with torch.no_grad():
+            linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+            for m, wt_, b in zip(linears, init.weights, init.biases, strict=True):
+                m.weight.copy_(torch.tensor(wt_.T))
+                m.bias.copy_(torch.tensor(b))
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     tr_idx = torch.tensor(np.flatnonzero(~val))
     va_idx = torch.tensor(np.flatnonzero(val))
     gen = torch.Generator().manual_seed(seed)
     best, best_state, log = np.inf, None, []
+    if init is not None:  # the starting point competes with the epochs
+        with torch.no_grad():
+            best = float(_loss(net(xs[va_idx]), yt[va_idx], wt[va_idx]))
+        best_state = {k: t.clone() for k, t in net.state_dict().items()}
+        log.append(round(best, 5))
+        if progress:
+            print(f"start: held-out loss {best:.4f}", flush=True)
     for epoch in range(epochs):
         net.train()
         perm = tr_idx[torch.randperm(len(tr_idx), generator=gen)]

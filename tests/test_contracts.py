@@ -20,7 +20,7 @@ from skat_env.agents.contract_model import (
     load_default,
     matadors_of,
 )
-from skat_env.agents.contract_train import calibration, targets, train
+from skat_env.agents.contract_train import calibration, inputs, targets, train
 from skat_env.cli import contracts as cli
 from skat_env.core.cards import parse_cards
 from skat_env.core.scoring import matadors
@@ -212,3 +212,27 @@ def test_cli__generates_trains_and_refuses_to_overwrite(tmp_path, capsys):
     assert cli.main(["generate", str(folder), "--deals", "0"]) == 2
     assert cli.main(["generate", str(folder), "--player", "nobody"]) == 2
     assert json.loads((folder / "dataset.json").read_text())["card_player"] == "heuristic"
+
+
+def test_train__init_fine_tunes_from_a_model_and_never_ends_worse(tmp_path, capsys):
+    cd.generate(tmp_path / "d", seed=1, deals=80, shard_deals=40, progress=False)
+    data = cd.load(tmp_path / "d")
+    base = train(data, hidden=(8, 4), epochs=1, progress=False)
+    same = train(data, epochs=0, progress=False, init=base)  # no epoch: the start is kept
+    x = inputs(data)
+    assert np.array_equal(same.probabilities(x), base.probabilities(x))
+    assert [w.shape for w in same.weights] == [w.shape for w in base.weights]
+    tuned = train(data, epochs=3, lr=1e-3, progress=False, init=base)
+    loss = tuned.meta["held_out_loss"]
+    assert len(loss) == 4 and min(loss) <= loss[0]  # the start competes with the epochs
+    out = tmp_path / "tuned.npz"
+    base.save(tmp_path / "base.npz")
+    argv = ["train", str(tmp_path / "d"), "--out", str(out), "--epochs", "1",
+            "--init", str(tmp_path / "base.npz"), "--lr", "1e-3"]  # fmt: skip
+    assert cli.main(argv) == 0
+    assert ContractModel.load(out).meta["init"]["path"] == str(tmp_path / "base.npz")
+    assert cli.main([*argv[:-2], "--lr", "0", "--force"]) == 2
+    assert "--lr must be in (0, 1)" in capsys.readouterr().err
+    (tmp_path / "junk.npz").write_bytes(b"junk")
+    assert cli.main([*argv[:6], "--init", str(tmp_path / "junk.npz"), "--force"]) == 2
+    assert "not a contract model" in capsys.readouterr().err

@@ -41,6 +41,13 @@ def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.Arg
     t.add_argument("--hidden", type=int, nargs="+", default=[96, 64], help="hidden sizes")
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument(
+        "--init",
+        type=Path,
+        help="fine-tune this model (its sizes and scaling) "
+        "instead of training a new one, e.g. on games of another card player",
+    )
+    t.add_argument("--lr", type=float, default=2e-3, help="Adam learning rate (2e-3)")
     t.add_argument("--force", action="store_true", help="overwrite an existing model file")
     return ap
 
@@ -87,11 +94,21 @@ def _train(args: argparse.Namespace, command: str) -> int:
         raise ValueError(f"{args.out} exists; pass --force to overwrite it")
     if not args.out.parent.is_dir():
         raise ValueError(f"folder {args.out.parent} does not exist")
+    if not 0 < args.lr < 1:
+        raise ValueError(f"--lr must be in (0, 1), got {args.lr}")
+    init = None
+    if args.init is not None:
+        from skat_env.agents.contract_model import ContractModel
+
+        init = ContractModel.load(args.init)  # ValueError for a file that is not a model
     data = load(args.folder)
     manifest = json.loads((args.folder / "dataset.json").read_text())
     meta = {"command": command, "dataset": {k: manifest[k] for k in ("seed", "card_player")},
             "deals": int(data["deal"].max()) + 1}  # fmt: skip
-    model = train(data, tuple(args.hidden), args.epochs, args.seed, meta=meta)
+    if init is not None:
+        meta["init"] = {"path": str(args.init), "command": init.meta.get("command", "")}
+    model = train(data, tuple(args.hidden), args.epochs, args.seed, lr=args.lr, meta=meta,
+                  init=init)  # fmt: skip
     model.save(args.out)
     plot = args.out.with_suffix(".png")
     plot_calibration(model.meta["calibration"], plot, f"contract model ({len(data['deal'])} games)")
