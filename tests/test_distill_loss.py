@@ -29,6 +29,18 @@ def test_soft_targets_worked_example():
     assert t[1, 7] == 1 and t[1].sum() == 1
     assert t[2, 95] == 1 and t[2].sum() == 1
     np.testing.assert_array_equal(soft_targets(move, None), np.eye(121, dtype=np.float32)[move])
+    # temperature 0: the teacher's move alone, values or not
+    np.testing.assert_array_equal(
+        soft_targets(move, values, 0), np.eye(121, dtype=np.float32)[move]
+    )
+
+
+def test_temperature_0_pulls_towards_the_teachers_move_only():
+    data = toy_data(1)
+    hard = DistillationLoss(data, coef=1.0, temperature=0)
+    assert hard.soft == 0 and int(hard.target.sum()) == len(data["move"])
+    assert (hard.target.argmax(1).numpy() == data["move"]).all()
+    assert DistillationLoss(data, coef=1.0).soft > 0
 
 
 def toy_data(games: int = 3) -> dict:
@@ -97,7 +109,9 @@ def test_it_runs_on_every_ppo_gradient_step_and_is_logged():
         ({"coef": -1.0}, "coef"),
         ({"coef": True}, "coef"),
         ({"coef": 1.0, "batch_size": 0}, "batch_size"),
-        ({"coef": 1.0, "temperature": 0.0}, "temperature"),
+        ({"coef": 1.0, "temperature": -1.0}, "temperature"),
+        ({"coef": 1.0, "temperature": False}, "temperature"),
+        ({"coef": 1.0, "temperature": math.inf}, "temperature"),
     ],
 )
 def test_bad_options_are_refused(kw, match):
@@ -169,5 +183,7 @@ def test_distill_cards_only_keeps_the_searched_card_play(tmp_path, monkeypatch, 
     heu = ["--bc-data", str(tmp_path / "heu"), "--distill-coef", "0.5", "--distill-cards-only"]
     assert train.main(["--name", "h", *TINY, *heu]) == 2
     assert "hold no card values" in capsys.readouterr().err
+    assert train.main(["--name", "t", *TINY, *search, "--distill-temperature", "-1"]) == 2
+    assert "--distill-temperature must be a number >= 0" in capsys.readouterr().err
     assert train.main(["--name", "n", *TINY, "--distill-cards-only"]) == 2
     assert "--distill-cards-only needs --distill-coef" in capsys.readouterr().err

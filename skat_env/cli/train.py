@@ -100,6 +100,11 @@ class Args:
         "auxiliary loss of this weight (0: off; soft targets from a search teacher's card "
         "values, see docs/train.md)",
     )
+    distill_temperature: float = _f(
+        10.0,
+        "with --distill-coef: soft targets softmax(card values / T) where the teacher searched; "
+        "0: the teacher's move alone (one-hot)",
+    )
     distill_cards_only: bool = _f(
         False,
         "with --distill-coef: pull only towards the teacher's card play (the decisions it "
@@ -187,6 +192,8 @@ def validate(args: Args) -> dict[str, float]:
         raise UsageError(f"--bc-iss: no such file {args.bc_iss!r} (or --bc-data given too)")
     if not 0 <= args.distill_coef < math.inf or (args.distill_coef and not args.bc_data):
         raise UsageError("--distill-coef must be a number >= 0, and > 0 needs --bc-data")
+    if not 0 <= args.distill_temperature < math.inf:
+        raise UsageError("--distill-temperature must be a number >= 0")
     if args.distill_cards_only and not args.distill_coef:
         raise UsageError("--distill-cards-only needs --distill-coef > 0")
     if args.init_model and not Path(args.init_model).is_file():
@@ -253,7 +260,8 @@ def attach_distillation(model: Any, args: Args) -> None:
             raise UsageError("--distill-cards-only: the --bc-data decisions hold no card values "
                              "(record a search teacher, e.g. --teacher pimc)")  # fmt: skip
         data = {k: v[searched] for k, v in data.items() if hasattr(v, "shape")}
-    loss = DistillationLoss(data, args.distill_coef, seed=args.seed)
+    loss = DistillationLoss(data, args.distill_coef, temperature=args.distill_temperature,
+                            seed=args.seed)  # fmt: skip
     loss.attach(model)
     write(
         f"distillation loss x {args.distill_coef:g} during PPO: {len(data['move']):,} recorded "
