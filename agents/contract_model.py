@@ -184,11 +184,15 @@ class ContractModel:
         return model
 
 
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "contracts.npz"
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "contracts.npz"
+# the same network fine-tuned on games the search player (``pimc:fast``) played out in every
+# seat: the model of the search player's own contract decisions (docs/contracts.md)
+SEARCH_MODEL = DEFAULT_MODEL.with_name("contracts_search.npz")
+BUNDLED = {"heuristic": DEFAULT_MODEL, "search": SEARCH_MODEL}  # ``learned:model=NAME``
 
 
 def load_default() -> ContractModel:
-    """The shipped model (``models/contracts.npz``)."""
+    """The shipped model (``agents/models/contracts.npz``, installed as package data)."""
     return ContractModel.load(DEFAULT_MODEL)
 
 

@@ -40,6 +40,7 @@ from skat_env.encoding.view import PlayerView
 from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contract_model import (
+    BUNDLED,
     KINDS,
     NULL_KIND,
     NULL_OUVERT_KIND,
@@ -262,8 +263,9 @@ class LearnedContractsAgent(ViewAgent):
 
 
 def parse_options(arg: str) -> ContractDecider:
-    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH``,
-    ``nulls=0|1``."""
+    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH`` (or a
+    bundled model by name: ``heuristic``, the default, learned from the heuristic's card
+    play; ``search``, from the search player's), ``nulls=0|1``."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -273,7 +275,7 @@ def parse_options(arg: str) -> ContractDecider:
             elif eq and key == "skats" and int(value) >= 1:
                 fields["skats"] = int(value)
             elif eq and key == "model":
-                fields["model"] = ContractModel.load(value)
+                fields["model"] = ContractModel.load(BUNDLED.get(value, value))
             elif eq and key == "nulls" and value in ("0", "1"):
                 fields["nulls"] = value == "1"
             else:
@@ -281,7 +283,7 @@ def parse_options(arg: str) -> ContractDecider:
         except ValueError as e:
             why = str(e) or f"unknown or bad learned option {item!r}"
             raise ValueError(
-                f"{why}; options: margin=X, skats=N (>=1), model=PATH, nulls=0|1"
+                f"{why}; options: margin=X, skats=N (>=1), model=PATH|heuristic|search, nulls=0|1"
             ) from None
     return ContractDecider(**fields)
 

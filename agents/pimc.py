@@ -3,7 +3,8 @@
 Every decision samples worlds (deals of the unseen cards consistent with the seat's view,
 weighted by what the auction and declaration reveal: :mod:`skat_env.search.worlds`) and
 solves them with :mod:`skat_env.search.solver`. By default the decisions before the card
-play are the learned ones (``bidder=learned``, :mod:`skat_env.agents.contracts`: +6.2 and
+play are the learned ones (``bidder=learned:model=search``, :mod:`skat_env.agents.contracts`
+with the contract model fine-tuned on the search player's own games; the first model: +6.2 and
 +6.7 SF/game over the search's own in the two line-ups, ``pimc:fast`` cards in every seat,
 200 deals, docs/contracts.md); ``bidder=search`` makes the search decide them as below. By
 phase:
@@ -104,7 +105,7 @@ class PimcOptions:
     defence_rollouts: int = 0
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
-    bidder: str = "learned"
+    bidder: str = "learned:model=search"
     slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
@@ -142,7 +143,7 @@ def parse_options(arg: str) -> PimcOptions:
     ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
-    default ``learned``; ``bidder=search``: the search decides them too)."""
+    default ``learned:model=search``; ``bidder=search``: the search decides them too)."""
     fields: dict[str, object] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
@@ -291,10 +292,11 @@ class PimcAgent(ViewAgent):
         """The agent of the non-card-play decisions, or None when the search makes them."""
         if self.options.play_only:
             return h.HeuristicAgent()
-        if self.options.bidder == "learned" and bidder is None:
+        kind, _, arg = self.options.bidder.partition(":")
+        if kind == "learned" and bidder is None:
             from .contracts import make_learned  # the default needs no registry
 
-            return make_learned()
+            return make_learned(arg)
         if self.options.bidder and bidder is None:
             raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
                              "with make_agent, or pass bidder=")  # fmt: skip

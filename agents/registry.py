@@ -19,7 +19,7 @@ SPECS = (
     "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
     "bid_worlds=N, infer=0|1, dinfer=0|1|partner|both, dtemp=T, pool=N, dtie=X, cap=S|off, "
-    "slack=X, bidder=SPEC (default learned; search: "
+    "droll=K, slack=X, bidder=SPEC (default learned:model=search; search: "
     "the search's own contract decisions), comma-separated)",
 )
 

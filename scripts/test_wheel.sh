@@ -46,6 +46,9 @@ EOF
     --no-progress --json "$tmp/eval.json"
 "$py" -c "import json, sys; r = json.load(open(sys.argv[1])); assert r['agents']['ppo']['games'] == 90" \
     "$tmp/eval.json"
+# the learned contract decisions read their bundled model (package data)
+"$tmp/venv/bin/skat-evaluate" --agents learned heuristic heuristic --deals 5 --seed 0 \
+    --no-progress --json "$tmp/learned.json"
 
 port=$("$py" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 "$tmp/venv/bin/skat-web" --port "$port" >"$tmp/web.log" 2>&1 &
@@ -78,4 +81,4 @@ open(sys.argv[2], "w").write(head + "\n".join(blocks))
 print(f"README: {len(blocks)} Python snippets")
 EOF
 (cd "$repo" && "$py" "$tmp/readme_snippets.py" >/dev/null)
-echo "wheel OK: skat-evaluate with the bundled ppo, skat-web and the README snippets ran"
+echo "wheel OK: skat-evaluate with the bundled ppo and learned, skat-web and the README snippets ran"

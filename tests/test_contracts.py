@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +12,9 @@ from hypothesis import strategies as st
 
 from skat_env.agents import contract_data as cd
 from skat_env.agents.contract_model import (
-    DEFAULT_MODEL,
     HEADS,
     N_FEATURES,
+    SEARCH_MODEL,
     ContractModel,
     expected_utility,
     features,
@@ -115,8 +116,12 @@ def test_model__save_and_load_give_the_same_predictions(tmp_path):
 
 def test_the_shipped_model_loads_and_says_how_it_was_trained():
     m = load_default()
-    assert DEFAULT_MODEL.with_suffix(".png").exists()
+    plots = Path(__file__).resolve().parents[1] / "models"  # the docs' calibration plots
+    assert (plots / "contracts.png").exists() and (plots / "contracts_search.png").exists()
     assert "command" in m.meta and m.meta["rows"] > 100_000
+    search = ContractModel.load(SEARCH_MODEL)  # fine-tuned from it on search games
+    assert search.meta["init"]["command"] == m.meta["command"]
+    assert "--init" in search.meta["command"] and search.meta["rows"] > 30_000
 
 
 # --- expected utility: worked examples ---------------------------------------------------

@@ -99,10 +99,21 @@ def test_specs_name_the_learned_decisions():
 def test_pimc_uses_the_learned_decisions_by_default_and_the_search_on_request():
     from dataclasses import replace
 
+    from skat_env.agents.contract_model import DEFAULT_MODEL, SEARCH_MODEL, ContractModel
     from skat_env.agents.pimc import PimcAgent, PimcOptions, parse_options
 
-    assert isinstance(make_agent("pimc:fast").bidder, LearnedContractsAgent)
-    assert isinstance(PimcAgent(0).bidder, LearnedContractsAgent)
+    search = ContractModel.load(SEARCH_MODEL)
+    heuristic = ContractModel.load(DEFAULT_MODEL)
+    assert search.meta["init"] and search.meta["dataset"]["card_player"].startswith("pimc")
+    for agent in (make_agent("pimc:fast"), PimcAgent(0)):  # the search-trained model
+        assert isinstance(agent.bidder, LearnedContractsAgent)
+        assert all(np.array_equal(a, b) for a, b in zip(agent.bidder.decider.model.weights,
+                                                        search.weights, strict=True))  # fmt: skip
+    model = make_agent("learned").decider.model  # the heuristic-trained one stays learned's
+    assert all(np.array_equal(a, b) for a, b in zip(model.weights, heuristic.weights, strict=True))
+    assert not np.array_equal(search.weights[0], heuristic.weights[0])
+    named = make_agent("pimc:fast,bidder=learned:model=heuristic").bidder.decider.model
+    assert np.array_equal(named.weights[0], heuristic.weights[0])
     assert make_agent("pimc:fast,bidder=search").bidder is None
     assert parse_options("bidder=search").bidder == ""
     # the search's own contract decisions stay legal in every phase

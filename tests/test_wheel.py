@@ -115,6 +115,8 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     for name in (
         "skat_env/agents/models/ppo_skat.npz",
         "skat_env/agents/models/ppo_skat.json",
+        "skat_env/agents/models/contracts.npz",  # `learned`, `heuristic:contracts=learned`
+        "skat_env/agents/models/contracts_search.npz",  # the default `pimc`'s bidder
         "skat_env/agents/ppo.py",
         "skat_env/web/static/index.html",
         "skat_env/web/static/app.js",

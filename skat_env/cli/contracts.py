@@ -1,7 +1,7 @@
 """The learned contract model's data and training (``python -m skat_env.cli.contracts``).
 
     python -m skat_env.cli.contracts generate results/contracts_data --deals 400000 --workers 2
-    python -m skat_env.cli.contracts train results/contracts_data --out models/contracts.npz
+    python -m skat_env.cli.contracts train results/contracts_data --out results/contracts.npz
 
 ``generate`` plays deals under chosen contracts with the heuristic's card play in every
 seat and writes a resumable dataset folder (run it again to complete or extend it; the
@@ -37,7 +37,13 @@ def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.Arg
     g.add_argument("--no-progress", action="store_true")
     t = sub.add_parser("train", help="fit the model on a dataset folder")
     t.add_argument("folder", type=Path)
-    t.add_argument("--out", type=Path, default=Path("models/contracts.npz"))
+    t.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/contracts.npz"),
+        help="the model file (default results/contracts.npz; the shipped one is "
+        "agents/models/contracts.npz)",
+    )
     t.add_argument("--hidden", type=int, nargs="+", default=[96, 64], help="hidden sizes")
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--seed", type=int, default=0)
@@ -92,8 +98,8 @@ def _train(args: argparse.Namespace, command: str) -> int:
         _positive("hidden", h)
     if args.out.exists() and not args.force:
         raise ValueError(f"{args.out} exists; pass --force to overwrite it")
-    if not args.out.parent.is_dir():
-        raise ValueError(f"folder {args.out.parent} does not exist")
+    if args.out.parent.exists() and not args.out.parent.is_dir():
+        raise ValueError(f"{args.out.parent} is not a folder")
     if not 0 < args.lr < 1:
         raise ValueError(f"--lr must be in (0, 1), got {args.lr}")
     init = None
@@ -109,6 +115,7 @@ def _train(args: argparse.Namespace, command: str) -> int:
         meta["init"] = {"path": str(args.init), "command": init.meta.get("command", "")}
     model = train(data, tuple(args.hidden), args.epochs, args.seed, lr=args.lr, meta=meta,
                   init=init)  # fmt: skip
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
     plot = args.out.with_suffix(".png")
     plot_calibration(model.meta["calibration"], plot, f"contract model ({len(data['deal'])} games)")
