@@ -11,7 +11,8 @@ SPECS = (
     "heuristic",
     "heuristic:margin=X (X shifts its bidding thresholds; negative is bolder)",
     "learned[:OPTIONS] (learned contract decisions, the heuristic's card play; options "
-    "margin=X, skats=N, model=PATH; also heuristic:contracts=learned)",
+    "margin=X, skats=N, model=PATH|heuristic|search, nulls=0|1; also "
+    "heuristic:contracts=learned)",
     "human",
     "ppo (the bundled model)",
     "ppo:PATH (a MaskablePPO model.zip, or its weights as .npz)",
