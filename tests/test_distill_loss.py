@@ -183,6 +183,8 @@ def test_distill_cards_only_keeps_the_searched_card_play(tmp_path, monkeypatch, 
     heu = ["--bc-data", str(tmp_path / "heu"), "--distill-coef", "0.5", "--distill-cards-only"]
     assert train.main(["--name", "h", *TINY, *heu]) == 2
     assert "hold no card values" in capsys.readouterr().err
+    assert train.main(["--name", "z", *TINY, *search, "--distill-temperature", "0"]) == 0
+    assert "decisions, targets: the teacher's moves" in capsys.readouterr().out
     assert train.main(["--name", "t", *TINY, *search, "--distill-temperature", "-1"]) == 2
     assert "--distill-temperature must be a number >= 0" in capsys.readouterr().err
     assert train.main(["--name", "n", *TINY, "--distill-cards-only"]) == 2

@@ -263,10 +263,15 @@ def attach_distillation(model: Any, args: Args) -> None:
     loss = DistillationLoss(data, args.distill_coef, temperature=args.distill_temperature,
                             seed=args.seed)  # fmt: skip
     loss.attach(model)
+    targets = (
+        "targets: the teacher's moves"
+        if args.distill_temperature == 0
+        else f"{loss.soft:,} with the teacher's card values"
+    )
+    only = " (card play only)" if args.distill_cards_only else ""
     write(
         f"distillation loss x {args.distill_coef:g} during PPO: {len(data['move']):,} recorded "
-        f"decisions{' (card play only)' if args.distill_cards_only else ''}, {loss.soft:,} "
-        "with the teacher's card values"
+        f"decisions{only}, {targets}"
     )
 
 
