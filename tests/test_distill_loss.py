@@ -172,10 +172,10 @@ def test_distill_cards_only_keeps_the_searched_card_play(tmp_path, monkeypatch, 
     distill.write_shards(HeuristicAgent, "heuristic", 1, tmp_path / "heu", shard_games=1,
                          progress=False)  # fmt: skip
     data = distill.load_shards(tmp_path / "search", "seeger_fabian")
-    rows = searched_rows(data)
+    rows = searched_rows(data["values"])
     assert 0 < rows.sum() < len(rows)  # contract decisions and forced cards are left out
     assert (~np.isnan(data["values"][rows])).sum(1).min() >= 2
-    assert not searched_rows(distill.load_shards(tmp_path / "heu", "seeger_fabian")).any()
+    assert not searched_rows(distill.load_shards(tmp_path / "heu", "seeger_fabian")["values"]).any()
     search = ["--bc-data", str(tmp_path / "search"), "--distill-coef", "0.5"]
     assert train.main(["--name", "c", *TINY, *search, "--distill-cards-only"]) == 0
     out = capsys.readouterr().out

@@ -255,8 +255,9 @@ def attach_distillation(model: Any, args: Args) -> None:
     except ValueError as e:
         raise UsageError(f"--bc-data: {e}") from None
     if args.distill_cards_only:
-        searched = searched_rows(data)
-        if not searched.any():
+        values = data.get("values")  # absent only in shards of older versions
+        searched = searched_rows(values) if values is not None else None
+        if searched is None or not searched.any():
             raise UsageError("--distill-cards-only: the --bc-data decisions hold no card values "
                              "(record a search teacher, e.g. --teacher pimc)")  # fmt: skip
         data = {k: v[searched] for k, v in data.items() if hasattr(v, "shape")}

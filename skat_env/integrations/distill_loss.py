@@ -41,7 +41,7 @@ def soft_targets(
     if values is None or temperature == 0:
         return target
     solved = ~np.isnan(values)
-    rows = np.flatnonzero(searched_rows({"values": values}))
+    rows = np.flatnonzero(searched_rows(values))
     v = np.where(solved[rows], values[rows], -np.inf) / temperature
     p = np.exp(v - v.max(1, keepdims=True))
     target[rows] = 0.0
@@ -49,12 +49,9 @@ def soft_targets(
     return target
 
 
-def searched_rows(data: Mapping[str, np.ndarray]) -> np.ndarray:
-    """bool[n]: the decisions where the teacher searched two or more cards (its card play
-    with a choice; none without ``values``)."""
-    values = data.get("values")
-    if values is None:
-        return np.zeros(len(data["move"]) if "move" in data else 0, bool)
+def searched_rows(values: np.ndarray) -> np.ndarray:
+    """bool[n] over the recorded ``values[n, 32]``: the decisions where the teacher searched
+    two or more cards (its card play with a choice)."""
     return (~np.isnan(values)).sum(1) >= 2
 
 
