@@ -2,8 +2,13 @@
 
 For each deal ``i`` of a seed (its own generator ``default_rng([seed, i])``, so any worker
 count and any resumption give the same rows), the hand of position ``i % 3`` becomes the
-declarer's at bid 18 (the others pass), and a few *variants* (game kind, hand or pickup,
-discard pair) are each played to the end with the same card player in every seat (by default
+declarer's: the two others bid as a bidder agent would (``auction``, by default the
+heuristic's bidding), the declarer bids and holds until they pass, so he wins the auction
+at the bid his opponents' hands push him to, and the model learns what their bids say of the
+cards he will meet (``auction=""``: the others pass at once and he declares at 18, the
+format-1 datasets). Then a few *variants* (game kind, hand or pickup, discard pair; a null
+worth less than the bid is left out) are each played to the end with the same card player
+in every seat (by default
 the heuristic's card play: cheap, about 300 games per second per core). The variants are the
 plausible contracts of the hand (suits with 4+ trumps over twelve cards, grand with jacks,
 null when two discards leave few unsafe cards, hand games of strong hands) plus, in a fifth
@@ -28,15 +33,16 @@ from pathlib import Path
 import numpy as np
 
 from skat_env.core.cards import cards_of
-from skat_env.core.game import PLAY, Game
+from skat_env.core.game import BIDDING, PLAY, Game
 from skat_env.core.tables import GAME_NAMES, JACKS
+from skat_env.encoding.view import player_view
 from skat_env.envs.policy import decide
 
 from . import heuristic as h
 from .contract_model import GRAND_KIND, KINDS, NULL_KIND, NULL_OUVERT_KIND
 from .registry import make_agent
 
-FORMAT = "skat-contracts-v1"
+FORMAT = "skat-contracts-v2"  # v1: no auction (its rows read bid 18, opponents' bids -1)
 COLUMNS = {
     "deal": "deal index (its generator: numpy default_rng([seed, deal]))",
     "position": "declarer's position: 0 forehand, 1 middlehand, 2 rearhand (dealer seat 2)",
@@ -45,10 +51,16 @@ COLUMNS = {
     "kept": "the declarer's ten cards in play (card-set bitmask, bit c = card id c)",
     "buried": "the two cards discarded after the pickup (0 in a hand game)",
     "skat": "the two skat cards as dealt",
-    "won": "1 when the declarer won (bid 18, no announcement)",
+    "won": "1 when the declarer took 61+ card points (null: no trick), whatever the bid",
     "declarer_points": "card points of the declarer incl. the skat",
     "declarer_tricks": "tricks the declarer took",
+    "bid": "the bid the declarer won the auction at",
+    "opp_high": "the higher of the two opponents' highest bids (0: no bid; -1: not known)",
+    "opp_low": "the lower of the two opponents' highest bids (0: no bid; -1: not known)",
 }
+# the columns a format-1 shard lacks: its opponents passed whatever they held, so their
+# bids say nothing (-1: not known)
+V1_DEFAULTS = {"bid": 18, "opp_high": -1, "opp_low": -1}
 DECLARATION = (*GAME_NAMES[:5], "null", "null ouvert")  # by variant kind
 EXPLORE = 0.2  # share of deals with one extra variant drawn from all fourteen
 MAX_VARIANTS = 3
@@ -120,16 +132,39 @@ def deal_variants(seed: int, index: int) -> tuple[list[int], int, list[tuple[int
 
 
 _AUCTION = {0: ("pass", "pass", "18"), 1: ("18", "pass", "pass"), 2: ("pass", "18", "pass")}
+_NULL_VALUE = {(NULL_KIND, 0): 23, (NULL_KIND, 1): 35, (NULL_OUVERT_KIND, 0): 46,
+               (NULL_OUVERT_KIND, 1): 59}  # fmt: skip
+
+
+def auction(deal: list[int], position: int, bidder=None) -> Game:
+    """The game of ``deal`` (dealer seat 2) after an auction that ``position`` wins: the
+    others bid as ``bidder`` does (an agent; None: they pass at once and he bids 18), he
+    bids and holds as long as one of them bids."""
+    game = Game(deal, dealer=2)
+    if bidder is None:
+        for move in _AUCTION[position]:
+            game.play(move)
+        return game
+    seat = game.seat_of(position)
+    while game.phase == BIDDING:
+        s = game.to_act
+        move = h.choose_bid(player_view(game, s), 10**6) if s == seat else decide(bidder, game, s)
+        game.step(move)
+    return game
+
+
+def playable(kind: int, hand: int, bid: int) -> bool:
+    """Whether the variant may be declared at ``bid`` (a null is worth its fixed value)."""
+    return _NULL_VALUE.get((kind, hand), bid) >= bid
 
 
 def play_variant(
-    deal: list[int], position: int, kind: int, hand: int, pair: int, card_agent
+    deal: list[int] | Game, position: int, kind: int, hand: int, pair: int, card_agent
 ) -> Game:
-    """The game of ``deal`` (dealer seat 2) in which ``position`` declares the variant at 18
-    and ``card_agent`` plays every card."""
-    game = Game(deal, dealer=2)
-    for move in _AUCTION[position]:
-        game.play(move)
+    """The game in which ``position`` declares the variant and ``card_agent`` plays every
+    card: from ``deal`` (dealer seat 2) at 18 with the others passing, or from a game whose
+    auction ``position`` won (:func:`auction`; not changed)."""
+    game = deal.copy() if isinstance(deal, Game) else auction(deal, position)
     game.play("hand" if hand else "pickup")
     for card in cards_of(pair):
         game.step(card)
@@ -140,25 +175,32 @@ def play_variant(
     return game
 
 
-def deal_rows(seed: int, index: int, card_agent) -> list[tuple[int, ...]]:
-    """The dataset rows (``COLUMNS`` order) of one deal."""
+def deal_rows(seed: int, index: int, card_agent, bidder=None) -> list[tuple[int, ...]]:
+    """The dataset rows (``COLUMNS`` order) of one deal (``bidder``: see :func:`auction`)."""
     deal, position, variants = deal_variants(seed, index)
     seat = (2 + 1 + position) % 3
+    start = auction(deal, position, bidder)
+    assert start.declarer == seat, "the declarer bids until the others pass"
+    opp = sorted((start.bids[s] for s in range(3) if s != seat), reverse=True)
     rows = []
     for kind, hand, pair in variants:
-        game = play_variant(deal, position, kind, hand, pair, card_agent)
+        if not playable(kind, hand, start.bid):
+            continue
+        game = play_variant(start, position, kind, hand, pair, card_agent)
         r = game.result
         kept = game.hands[seat] | game.played[seat]
-        rows.append((index, position, kind, hand, kept, pair, game.skat, int(r.won),
-                     r.declarer_points, r.declarer_tricks))  # fmt: skip
+        won = r.declarer_tricks == 0 if kind >= NULL_KIND else r.declarer_points >= 61
+        rows.append((index, position, kind, hand, kept, pair, game.skat, int(won),
+                     r.declarer_points, r.declarer_tricks, start.bid, *opp))  # fmt: skip
     return rows
 
 
-def _shard(args: tuple[str, int, int, int, str]) -> int:
+def _shard(args: tuple[str, int, int, int, str, str]) -> int:
     """Write shard ``k`` (deals ``[start, stop)``); returns its row count."""
-    folder, seed, start, stop, player = args
+    folder, seed, start, stop, player, bidder = args
     agent = make_agent(player)
-    rows = [row for i in range(start, stop) for row in deal_rows(seed, i, agent)]
+    by = make_agent(bidder) if bidder else None
+    rows = [row for i in range(start, stop) for row in deal_rows(seed, i, agent, by)]
     arr = np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
     path = Path(folder) / f"shard_{start:08d}.npz"
     tmp = path.with_suffix(".tmp.npz")
@@ -168,20 +210,25 @@ def _shard(args: tuple[str, int, int, int, str]) -> int:
 
 
 def generate(folder: str | Path, seed: int, deals: int, shard_deals: int = 500, workers: int = 1,
-             player: str = "heuristic", progress: bool = True) -> dict:  # fmt: skip
-    """Write (or complete) the dataset of deals ``0..deals-1``; returns its manifest."""
+             player: str = "heuristic", progress: bool = True,
+             bidder: str = "heuristic") -> dict:  # fmt: skip
+    """Write (or complete) the dataset of deals ``0..deals-1``; returns its manifest.
+    ``bidder``: the agent spec the declarer's opponents bid by ("": they pass at once)."""
     folder = Path(folder)
+    if bidder:
+        make_agent(bidder)  # an unknown spec fails here, not in a worker
     folder.mkdir(parents=True, exist_ok=True)
     manifest = {"format": FORMAT, "seed": seed, "shard_deals": shard_deals,
-                "card_player": player, "columns": COLUMNS}  # fmt: skip
+                "card_player": player, "auction": bidder, "columns": COLUMNS}  # fmt: skip
     mpath = folder / "dataset.json"
     if mpath.exists():
         old = json.loads(mpath.read_text())
-        same = {k: old.get(k) for k in ("format", "seed", "shard_deals", "card_player")}
+        keys = ("format", "seed", "shard_deals", "card_player", "auction")
+        same = {k: old.get(k) for k in keys}
         if same != {k: manifest[k] for k in same}:
             raise ValueError(f"{folder} holds another dataset ({same}); use a new folder")
     mpath.write_text(json.dumps({**manifest, "deals": max(deals, _done_deals(folder))}, indent=1))
-    todo = [(str(folder), seed, s, min(s + shard_deals, deals), player)
+    todo = [(str(folder), seed, s, min(s + shard_deals, deals), player, bidder)
             for s in range(0, deals, shard_deals)
             if not (folder / f"shard_{s:08d}.npz").exists()]  # fmt: skip
     bar = _bar(len(todo), progress)
@@ -212,12 +259,19 @@ def shards(folder: str | Path) -> Iterator[Path]:
 
 
 def load(folder: str | Path) -> dict[str, np.ndarray]:
-    """Every row of a dataset folder as columns (``ValueError`` when it holds none)."""
+    """Every row of a dataset folder as columns (``ValueError`` when it holds none); a
+    format-1 shard (no auction played) reads bid 18 and opponents' bids not known (-1)."""
     parts = [np.load(p) for p in shards(folder)]
     if not parts:
         raise ValueError(f"{folder}: no dataset shards (shard_*.npz)")
-    return {name: np.concatenate([p[name] for p in parts]) for name in COLUMNS}
+
+    def column(p, name: str) -> np.ndarray:
+        if name in p.files or name not in V1_DEFAULTS:
+            return p[name]
+        return np.full(len(p["deal"]), V1_DEFAULTS[name], dtype=np.int64)
+
+    return {name: np.concatenate([column(p, name) for p in parts]) for name in COLUMNS}
 
 
-__all__ = ["COLUMNS", "FORMAT", "candidate_variants", "deal_rows", "deal_variants",
-           "generate", "load", "play_variant"]  # fmt: skip
+__all__ = ["COLUMNS", "FORMAT", "auction", "candidate_variants", "deal_rows", "deal_variants",
+           "generate", "load", "play_variant", "playable"]  # fmt: skip

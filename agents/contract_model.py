@@ -18,7 +18,10 @@ bid, the overbid rule and the announcements never need their own data.
 Features are canonical per game kind, so one network generalises across suits: the 32
 card slots list the trumps (jacks, then the trump suit A T K Q 9 8 7), then the side suits
 longest first (null: the four suits in null order), for the kept cards and (pickup) the
-buried ones, plus counts, points, the position and the variant's family.
+buried ones, plus counts, points, the position and the variant's family, and last what the
+auction showed of the other two hands: the highest value each opponent bid or held (a player
+who bid 30 holds cards the declarer will meet). Models saved before that input (81 columns)
+still load and ignore it.
 """
 
 from __future__ import annotations
@@ -48,7 +51,13 @@ for _s in range(4):
     for _w, _c in zip((64, 32, 16, 8, 4, 2, 1), _SUIT7[_s], strict=True):
         _HONOUR[_c] = _w
 _EYE3 = np.eye(3, dtype=np.float32)
-N_FEATURES = 32 + 32 + 4 + 1 + 3 + 1 + 1 + 1 + 4 + 2
+HAND_FEATURES = 32 + 32 + 4 + 1 + 3 + 1 + 1 + 1 + 4 + 2  # the cards, variant and position
+# the opponents' highest bids, higher first (value / 30; 0: no bid), and 1 when they are not
+# known (during the auction): then the model answers for any auction (its training rows
+# are each seen both ways)
+AUCTION_FEATURES = 3
+N_FEATURES = HAND_FEATURES + AUCTION_FEATURES
+BID_SCALE = 30.0
 
 
 def _bits(cards: np.ndarray, slots: np.ndarray) -> np.ndarray:
@@ -67,11 +76,19 @@ def _honours(cards: np.ndarray) -> np.ndarray:
 
 
 def features(
-    kept: np.ndarray, buried: np.ndarray, kind: np.ndarray, hand: np.ndarray, position: np.ndarray
+    kept: np.ndarray,
+    buried: np.ndarray,
+    kind: np.ndarray,
+    hand: np.ndarray,
+    position: np.ndarray,
+    opponents: np.ndarray | tuple[int, int] | None = None,
 ) -> np.ndarray:
     """The model input (float32, ``N_FEATURES`` columns) of N variants: ``kept`` the ten
     cards played with, ``buried`` the two discards (0 in a hand game), ``kind`` 0..6,
-    ``hand`` 0/1, ``position`` 0 forehand .. 2 rearhand. All int arrays of one length."""
+    ``hand`` 0/1, ``position`` 0 forehand .. 2 rearhand. All int arrays of one length.
+    ``opponents``: the highest value each opponent bid or held in the finished auction (0:
+    none), one pair for every row or an (N, 2) array (the order of a pair does not matter);
+    None while the auction is not over (the model's answer for any auction)."""
     kept = np.asarray(kept, dtype=np.int64)
     buried = np.asarray(buried, dtype=np.int64)
     kind = np.asarray(kind, dtype=np.int64)
@@ -115,10 +132,21 @@ def features(
             (trumps / 5.0)[:, None].astype(np.float32),
             sorted_counts.astype(np.float32) / 4.0,
             np.stack([aces, tens], 1).astype(np.float32) / 2.0,
+            auction_features(opponents, n),
         ],
         axis=1,
         dtype=np.float32,
     )
+
+
+def auction_features(opponents: np.ndarray | tuple[int, int] | None, n: int) -> np.ndarray:
+    """(n, 3) the opponents' highest bids, the higher first, scaled by ``BID_SCALE``, and
+    the flag of bids not known (``opponents`` None: zeros and 1)."""
+    if opponents is None:
+        return np.tile(np.array([0.0, 0.0, 1.0], dtype=np.float32), (n, 1))
+    o = np.broadcast_to(np.asarray(opponents, dtype=np.float32), (n, 2))
+    hi, lo = o.max(axis=1) / BID_SCALE, o.min(axis=1) / BID_SCALE
+    return np.stack([hi, lo, np.zeros(n, np.float32)], axis=1)
 
 
 _BYTE_POINTS = np.array(BYTE_POINTS, dtype=np.float32)  # (4, 256) points per byte of a set
@@ -139,10 +167,16 @@ class ContractModel:
     biases: list[np.ndarray]
     meta: dict
 
+    @property
+    def n_inputs(self) -> int:
+        """``N_FEATURES``, or ``HAND_FEATURES`` for a model that does not see the auction."""
+        return self.weights[0].shape[0]
+
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """(N, 4) probabilities of the ``HEADS``, made consistent (schwarz <= schneider <=
         win, schneidered <= loss)."""
-        h = (np.asarray(x, dtype=np.float32) - self.mean) / self.std
+        x = np.asarray(x, dtype=np.float32)[:, : self.n_inputs]
+        h = (x - self.mean) / self.std
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0.0)
         z = h @ self.weights[-1] + self.biases[-1]
@@ -153,8 +187,8 @@ class ContractModel:
         lost_sn = np.minimum(p[:, 3], 1.0 - win)
         return np.stack([win, sn, sw, lost_sn], axis=1)
 
-    def predict(self, kept, buried, kind, hand, position) -> np.ndarray:
-        return self.probabilities(features(kept, buried, kind, hand, position))
+    def predict(self, kept, buried, kind, hand, position, opponents=None) -> np.ndarray:
+        return self.probabilities(features(kept, buried, kind, hand, position, opponents))
 
     def save(self, path: str | Path) -> None:
         arrays = {"mean": self.mean, "std": self.std}
@@ -179,7 +213,8 @@ class ContractModel:
                 model = cls(z["mean"], z["std"], weights, biases, meta)
         except (KeyError, ValueError, OSError) as e:
             raise ValueError(f"{path}: not a contract model ({e})") from None
-        if not layers or weights[0].shape[0] != N_FEATURES or weights[-1].shape[1] != len(HEADS):
+        inputs = weights[0].shape[0] if layers else 0
+        if inputs not in (HAND_FEATURES, N_FEATURES) or weights[-1].shape[1] != len(HEADS):
             raise ValueError(f"{path}: contract model of the wrong shape")
         return model
 
@@ -276,6 +311,7 @@ def matadors_of(kind: np.ndarray, cards: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "DEFAULT_MODEL", "GRAND_KIND", "HEADS", "KINDS", "NULL_KIND", "NULL_OUVERT_KIND",
-    "N_FEATURES", "SUIT_KINDS", "ContractModel", "expected_utility", "features",
+    "AUCTION_FEATURES", "HAND_FEATURES", "N_FEATURES", "SUIT_KINDS", "auction_features",
+    "ContractModel", "expected_utility", "features",
     "load_default", "matadors_of",
 ]  # fmt: skip

@@ -26,8 +26,36 @@ def targets(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return y, w
 
 
-def inputs(data: dict[str, np.ndarray]) -> np.ndarray:
-    return features(data["kept"], data["buried"], data["kind"], data["hand"], data["position"])
+def inputs(data: dict[str, np.ndarray], auction: bool = True) -> np.ndarray:
+    """The rows' features with the opponents' bids (``auction``) or with them not known."""
+    opponents = np.stack([data["opp_high"], data["opp_low"]], axis=1) if auction else None
+    return features(data["kept"], data["buried"], data["kind"], data["hand"], data["position"],
+                    opponents)  # fmt: skip
+
+
+def both_ways(data: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """(inputs, targets, weights, held-out) of every row twice: with the opponents' bids
+    and without (so the model also answers during the auction, for any bids to come); rows
+    whose bids are not known (-1, format-1 data) only without."""
+    y, w = targets(data)
+    known = data["opp_high"] >= 0
+    x = np.concatenate([inputs(data)[known], inputs(data, auction=False)])
+    val = held_out(data)
+    return (x, np.concatenate([y[known], y]), np.concatenate([w[known], w]),
+            np.concatenate([val[known], val]))  # fmt: skip
+
+
+def widened(model: ContractModel, x: np.ndarray) -> ContractModel:
+    """``model`` taking all of ``x``'s columns: inputs it lacked (the auction, for a model
+    saved before it) get zero weights, so it predicts as before, and ``x``'s scaling."""
+    extra = x.shape[1] - model.n_inputs
+    if extra <= 0:
+        return model
+    w0 = np.concatenate([model.weights[0], np.zeros((extra, model.weights[0].shape[1]),
+                                                    np.float32)])  # fmt: skip
+    mean = np.concatenate([model.mean, x[:, -extra:].mean(0)]).astype(np.float32)
+    std = np.concatenate([model.std, x[:, -extra:].std(0) + 1e-3]).astype(np.float32)
+    return ContractModel(mean, std, [w0, *model.weights[1:]], list(model.biases), model.meta)
 
 
 def held_out(data: dict[str, np.ndarray]) -> np.ndarray:
@@ -53,8 +81,9 @@ def train(
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
-    x, (y, w) = inputs(data), targets(data)
-    val = held_out(data)
+    x, y, w, val = both_ways(data)
+    if init is not None:
+        init = widened(init, x[~val])
     mean, std = x[~val].mean(0), x[~val].std(0) + 1e-3
     if init is not None:
         mean, std = init.mean, init.std
@@ -109,7 +138,8 @@ def train(
         [m.weight.detach().numpy().T.copy() for m in linears],
         [m.bias.detach().numpy().copy() for m in linears],
         {**(meta or {}), "hidden": list(hidden), "epochs": epochs, "seed": seed,
-         "rows": int(len(x)), "held_out_rows": int(val.sum()), "held_out_loss": log},
+         "rows": len(data["deal"]), "held_out_rows": int(held_out(data).sum()),
+         "held_out_loss": log},
     )  # fmt: skip
     model.meta["calibration"] = calibration(model, data)
     return model
@@ -127,7 +157,7 @@ def calibration(model: ContractModel, data: dict[str, np.ndarray], bins: int = 1
     mean prediction and observed win rate; and the Brier score and log loss of the win head."""
     val = held_out(data)
     sub = {k: v[val] for k, v in data.items()}
-    p = model.probabilities(inputs(sub))[:, 0]
+    p = model.probabilities(inputs(sub, auction=bool((sub["opp_high"] >= 0).all())))[:, 0]
     won = sub["won"].astype(float)
     out = {}
     for fam, kinds in FAMILIES.items():

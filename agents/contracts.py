@@ -51,6 +51,9 @@ from .contract_model import (
 )
 
 BIDS = np.array(BID_VALUES)
+# the other two seats' highest bids in the finished auction, the higher first; None while
+# the auction runs (the model's answer for any bids to come)
+Opponents = tuple[int, int] | None
 CACHE_SIZE = 20_000  # evaluations kept per decider
 # bid while the expected utility beats passing by this much: +6.6 SF/game against the
 # heuristic's contracts at 10, +6.7 at 25, +4.5 at 40, +3.9 at 0 (300 deals, docs/contracts.md)
@@ -75,14 +78,20 @@ class ContractDecider:
     position and bid, cached)."""
 
     def __init__(self, model: ContractModel | None = None, skats: int = SKATS,
-                 margin: float = MARGIN, seed: int = 0, nulls: bool = True):  # fmt: skip
+                 margin: float = MARGIN, seed: int = 0, nulls: bool = True,
+                 auction: bool = True):  # fmt: skip
         self.model = model if model is not None else _default_model()
         self.skats = int(skats)
         self.margin = float(margin)
         self.seed = int(seed)
         self.nulls = bool(nulls)  # False: never null (the search defends null better than
         # the heuristic the model learned from)
+        self.auction = bool(auction)  # False: decide as if the bids were not known
         self._cache: dict[tuple, object] = {}
+
+    def _opponents(self, view: PlayerView) -> Opponents:
+        """The opponents' bids as the model sees them: known once the auction is over."""
+        return opponents_bids(view) if self.auction and view.phase != BIDDING else None
 
     def _utility(self, p, kind, hand, mats, bid, ann_schneider=0, ann_schwarz=0) -> np.ndarray:
         """:func:`expected_utility`, null variants ruled out when ``nulls`` is off."""
@@ -104,7 +113,8 @@ class ContractDecider:
         pick = rng.choice(len(pairs), size=min(self.skats, len(pairs)), replace=False)
         return np.array([pairs[i] for i in sorted(pick)], dtype=np.int64)
 
-    def pickup_rows(self, twelve: int, position: int, predict: bool = True) -> tuple:
+    def pickup_rows(self, twelve: int, position: int, predict: bool = True,
+                    opp: Opponents = None) -> tuple:  # fmt: skip
         """(kind, kept, buried[, probabilities]) of every pickup contract and discard pair
         (kind-major: the 66 pairs of kind 0, then of kind 1, ...)."""
         cards = cards_of(twelve)
@@ -115,28 +125,30 @@ class ContractDecider:
         n = len(kind)
         if not predict:
             return kind, kept, buried
-        p = self.model.predict(kept, buried, kind, np.zeros(n, np.int64), np.full(n, position))
+        p = self.model.predict(kept, buried, kind, np.zeros(n, np.int64), np.full(n, position),
+                               opp)  # fmt: skip
         return kind, kept, buried, p
 
-    def pickup_utility(self, twelve: int, position: int, bid: int) -> tuple[float, int, int]:
+    def pickup_utility(self, twelve: int, position: int, bid: int,
+                       opp: Opponents = None) -> tuple[float, int, int]:  # fmt: skip
         """(expected utility, kind, pair) of the best pickup contract and discard at ``bid``."""
-        kind, kept, buried, p = self.pickup_rows(twelve, position)
+        kind, kept, buried, p = self.pickup_rows(twelve, position, opp=opp)
         mats = matadors_of(kind, np.full(len(kind), twelve, dtype=np.int64))
         u = self._utility(p, kind, np.zeros(len(kind), np.int64), mats, bid)
         i = int(np.argmax(u))
         return float(u[i]), int(kind[i]), int(buried[i])
 
-    def pickup_curve(self, ten: int, position: int) -> np.ndarray:
+    def pickup_curve(self, ten: int, position: int, opp: Opponents = None) -> np.ndarray:
         """Expected utility of picking up at every bid (mean over sampled skats of the best
         contract; per skat and contract the discard is the best one at bid 18)."""
-        key = ("pickup", ten, position)
+        key = ("pickup", ten, position, opp)
         if key not in self._cache:
             skats = self.sampled_skats(ten, position)
             k, npairs = len(skats), len(PAIRS_12)
             rows = [self.pickup_rows(ten | int(s), position, predict=False) for s in skats]
             kind, kept, buried = (np.concatenate([r[i] for r in rows]) for i in range(3))
             hand = np.zeros(len(kind), np.int64)
-            p = self.model.predict(kept, buried, kind, hand, np.full(len(kind), position))
+            p = self.model.predict(kept, buried, kind, hand, np.full(len(kind), position), opp)
             per_skat = matadors_of(np.tile(np.arange(KINDS), k), np.repeat(ten | skats, KINDS))
             mats = np.repeat(per_skat, npairs)  # the same twelve cards for every pair
             u18 = self._utility(p, kind, hand, mats, 18).reshape(k * KINDS, npairs)
@@ -147,15 +159,15 @@ class ContractDecider:
             self._keep(key, u.reshape(k, KINDS, len(BIDS)).max(axis=1).mean(axis=0))
         return self._cache[key]
 
-    def hand_table(self, ten: int, position: int) -> np.ndarray:
+    def hand_table(self, ten: int, position: int, opp: Opponents = None) -> np.ndarray:
         """(len(HAND_VARIANTS), len(BIDS)) expected utility of each hand variant at each bid
         (matadors averaged over the sampled skats)."""
-        key = ("hand", ten, position)
+        key = ("hand", ten, position, opp)
         if key not in self._cache:
             kinds = np.array([v[0] for v in HAND_VARIANTS])
             n = len(kinds)
             p = self.model.predict(np.full(n, ten, np.int64), np.zeros(n, np.int64), kinds,
-                                   np.ones(n, np.int64), np.full(n, position))  # fmt: skip
+                                   np.ones(n, np.int64), np.full(n, position), opp)  # fmt: skip
             sn = np.array([v[1] for v in HAND_VARIANTS])
             sw = np.array([v[2] for v in HAND_VARIANTS])
             skats = self.sampled_skats(ten, position)
@@ -169,43 +181,45 @@ class ContractDecider:
             self._keep(key, u.reshape(k, n, len(BIDS)).mean(axis=0))
         return self._cache[key]
 
-    def value_curve(self, ten: int, position: int) -> np.ndarray:
+    def value_curve(self, ten: int, position: int, opp: Opponents = None) -> np.ndarray:
         """Expected utility of winning the auction at every bid (best of hand and pickup)."""
-        hand = self.hand_table(ten, position).max(axis=0)
-        return np.maximum(hand, self.pickup_curve(ten, position))
+        hand = self.hand_table(ten, position, opp).max(axis=0)
+        return np.maximum(hand, self.pickup_curve(ten, position, opp))
 
     # --- decisions ---
-    def bid_limit(self, ten: int, position: int) -> int:
+    def bid_limit(self, ten: int, position: int, opp: Opponents = None) -> int:
         """The highest bid up to which every bid keeps the expected utility above the margin
-        (0: pass at once)."""
-        good = self.value_curve(ten, position) > self.margin
+        (0: pass at once), the opponents having bid ``opp`` so far."""
+        good = self.value_curve(ten, position, opp) > self.margin
         n = len(good) if good.all() else int(np.argmin(good))
         return int(BIDS[n - 1]) if n else 0
 
-    def plays_hand(self, ten: int, position: int, bid: int) -> bool:
+    def plays_hand(self, ten: int, position: int, bid: int, opp: Opponents = None) -> bool:
         i = _bid_index(bid)
-        hand = self.hand_table(ten, position)[:, i].max()
-        return bool(hand > self.pickup_curve(ten, position)[i])
+        hand = self.hand_table(ten, position, opp)[:, i].max()
+        return bool(hand > self.pickup_curve(ten, position, opp)[i])
 
-    def discard_plan(self, twelve: int, position: int, bid: int) -> tuple[int, int]:
+    def discard_plan(self, twelve: int, position: int, bid: int,
+                     opp: Opponents = None) -> tuple[int, int]:  # fmt: skip
         """(kind, pair) of the best pickup contract and discard for twelve cards."""
-        key = ("discard", twelve, position, bid)
+        key = ("discard", twelve, position, bid, opp)
         if key not in self._cache:
-            self._keep(key, self.pickup_utility(twelve, position, bid)[1:])
+            self._keep(key, self.pickup_utility(twelve, position, bid, opp)[1:])
         return self._cache[key]
 
     def declaration(self, view: PlayerView) -> int:
         """The best legal declaration move for the declarer's view."""
-        legal, position = view.legal_mask, view.position
+        legal, position, opp = view.legal_mask, view.position, self._opponents(view)
         if view.hand_game:
-            table = self.hand_table(view.hand, position)[:, _bid_index(view.bid)]
+            table = self.hand_table(view.hand, position, opp)[:, _bid_index(view.bid)]
             order = np.argsort(-table, kind="stable")
             names = [_declaration_name(*HAND_VARIANTS[i]) for i in order]
         else:
             kinds = np.arange(KINDS)
             n = KINDS
             p = self.model.predict(np.full(n, view.hand, np.int64), np.full(n, view.discarded),
-                                   kinds, np.zeros(n, np.int64), np.full(n, position))  # fmt: skip
+                                   kinds, np.zeros(n, np.int64), np.full(n, position),
+                                   opp)  # fmt: skip
             mats = matadors_of(kinds, np.full(n, view.hand | view.discarded, np.int64))
             u = self._utility(p, kinds, np.zeros(n, np.int64), mats, view.bid)
             names = [_declaration_name(int(k)) for k in np.argsort(-u, kind="stable")]
@@ -216,18 +230,24 @@ class ContractDecider:
 
     def act_view(self, view: PlayerView) -> int:
         """A legal move for any phase but card play."""
-        phase = view.phase
+        phase, opp = view.phase, self._opponents(view)
         if phase == BIDDING:
-            return h.choose_bid(view, self.bid_limit(view.hand, view.position))
+            return h.choose_bid(view, self.bid_limit(view.hand, view.position, opp))
         if phase == SKAT:
-            return HAND if self.plays_hand(view.hand, view.position, view.bid) else PICKUP
+            return HAND if self.plays_hand(view.hand, view.position, view.bid, opp) else PICKUP
         if phase == DISCARD:
-            _, pair = self.discard_plan(view.hand | view.discarded, view.position, view.bid)
+            _, pair = self.discard_plan(view.hand | view.discarded, view.position, view.bid, opp)
             todo = pair & view.hand & view.legal_mask
             return (todo & -todo).bit_length() - 1 if todo else h.cheapest_discard(view)
         if phase == DECLARE:
             return self.declaration(view)
         raise ValueError(f"contract decisions asked to act in phase {phase}")
+
+
+def opponents_bids(view: PlayerView) -> tuple[int, int]:
+    """The highest value each other seat bid or held, the higher first."""
+    a, b = (view.bids[s] for s in range(3) if s != view.seat)
+    return (a, b) if a >= b else (b, a)
 
 
 def _bid_index(bid: int) -> int:
@@ -278,12 +298,15 @@ def parse_options(arg: str) -> ContractDecider:
                 fields["model"] = ContractModel.load(BUNDLED.get(value, value))
             elif eq and key == "nulls" and value in ("0", "1"):
                 fields["nulls"] = value == "1"
+            elif eq and key == "auction" and value in ("0", "1"):
+                fields["auction"] = value == "1"
             else:
                 raise ValueError
         except ValueError as e:
             why = str(e) or f"unknown or bad learned option {item!r}"
             raise ValueError(
-                f"{why}; options: margin=X, skats=N (>=1), model=PATH|heuristic|search, nulls=0|1"
+                f"{why}; options: margin=X, skats=N (>=1), model=PATH|heuristic|search, nulls=0|1, "
+                "auction=0|1"
             ) from None
     return ContractDecider(**fields)
 

@@ -11,7 +11,7 @@ SPECS = (
     "heuristic",
     "heuristic:margin=X (X shifts its bidding thresholds; negative is bolder)",
     "learned[:OPTIONS] (learned contract decisions, the heuristic's card play; options "
-    "margin=X, skats=N, model=PATH|heuristic|search, nulls=0|1; also "
+    "margin=X, skats=N, model=PATH|heuristic|search, nulls=0|1, auction=0|1; also "
     "heuristic:contracts=learned)",
     "human",
     "ppo (the bundled model)",
@@ -20,7 +20,7 @@ SPECS = (
     "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
     "bid_worlds=N, infer=0|1, dinfer=0|1|partner|both, dtemp=T, pool=N, dtie=X, cap=S|off, "
-    "droll=K, slack=X, bidder=SPEC (default learned:model=search; search: "
+    "droll=K, pinfer=0|1, ppen=X, slack=X, bidder=SPEC (default learned:model=search; search: "
     "the search's own contract decisions), comma-separated)",
 )
 

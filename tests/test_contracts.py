@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from skat_env.agents import contract_data as cd
 from skat_env.agents.contract_model import (
+    HAND_FEATURES,
     HEADS,
     N_FEATURES,
     SEARCH_MODEL,
@@ -21,10 +22,14 @@ from skat_env.agents.contract_model import (
     load_default,
     matadors_of,
 )
-from skat_env.agents.contract_train import calibration, inputs, targets, train
+from skat_env.agents.contract_train import calibration, inputs, targets, train, widened
+from skat_env.agents.heuristic import HeuristicAgent
 from skat_env.cli import contracts as cli
 from skat_env.core.cards import parse_cards
+from skat_env.core.game import SKAT, Game
 from skat_env.core.scoring import matadors
+from skat_env.core.tables import BID_VALUES
+from skat_env.encoding.view import player_view
 
 hands = st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True)
 
@@ -80,13 +85,49 @@ def test_matadors_of__agrees_with_the_scoring_rules(hs, kinds):
     assert got.tolist() == [matadors(k, s) for k, s in zip(ks, sets, strict=True)]
 
 
-def tiny_model(seed: int = 0) -> ContractModel:
+def test_features__the_auction_columns_are_the_opponents_bids_higher_first():
+    ten = np.array([cards("CJ HJ SA ST S9 HA H7 D8 DK DQ")] * 2)
+    args = (ten, np.zeros(2, np.int64), np.array([1, 4]), np.ones(2, np.int64), np.array([0, 2]))
+    x = features(*args, opponents=(20, 36))
+    np.testing.assert_array_equal(x, features(*args, opponents=np.array([[36, 20], [36, 20]])))
+    np.testing.assert_allclose(x[:, HAND_FEATURES:], [[36 / 30, 20 / 30, 0]] * 2, rtol=1e-6)
+    nobody = features(*args, opponents=(0, 0))  # both passed without a bid
+    assert nobody[:, HAND_FEATURES:].tolist() == [[0, 0, 0]] * 2
+    running = features(*args)  # the auction not over: bids not known
+    assert running[:, HAND_FEATURES:].tolist() == [[0, 0, 1]] * 2
+    np.testing.assert_array_equal(running[:, :HAND_FEATURES], x[:, :HAND_FEATURES])
+
+
+def tiny_model(seed: int = 0, inputs: int = N_FEATURES) -> ContractModel:
     rng = np.random.default_rng(seed)
-    w = [rng.normal(size=(N_FEATURES, 8)).astype(np.float32),
+    w = [rng.normal(size=(inputs, 8)).astype(np.float32),
          rng.normal(size=(8, len(HEADS))).astype(np.float32)]  # fmt: skip
     b = [np.zeros(8, np.float32), rng.normal(size=len(HEADS)).astype(np.float32)]
-    return ContractModel(np.zeros(N_FEATURES, np.float32), np.ones(N_FEATURES, np.float32),
+    return ContractModel(np.zeros(inputs, np.float32), np.ones(inputs, np.float32),
                          w, b, {"test": True})  # fmt: skip
+
+
+def test_a_model_without_the_auction_inputs_loads_and_ignores_them(tmp_path):
+    tiny_model(4, HAND_FEATURES).save(tmp_path / "old.npz")
+    old = ContractModel.load(tmp_path / "old.npz")
+    assert old.n_inputs == HAND_FEATURES
+    ten = np.array([cards("CJ SJ CA CT CK C9 SA HA D7 D8")])
+    args = (ten, np.array([0]), np.array([0]), np.array([1]), np.array([2]))
+    np.testing.assert_array_equal(old.predict(*args), old.predict(*args, opponents=(48, 30)))
+    tiny_model(4, 50).save(tmp_path / "odd.npz")
+    with pytest.raises(ValueError, match="wrong shape"):
+        ContractModel.load(tmp_path / "odd.npz")
+
+
+def test_widened__predicts_as_before_and_takes_the_new_inputs():
+    old = tiny_model(5, HAND_FEATURES)
+    rng = np.random.default_rng(5)
+    sets = np.array([sum(1 << int(c) for c in rng.permutation(32)[:10]) for _ in range(20)])
+    x = features(sets, np.zeros(20, np.int64), rng.integers(0, 7, 20), rng.integers(0, 2, 20),
+                 rng.integers(0, 3, 20), rng.choice([0, 18, 24, 48], size=(20, 2)))  # fmt: skip
+    wide = widened(old, x)
+    assert wide.n_inputs == N_FEATURES and widened(wide, x) is wide
+    np.testing.assert_allclose(wide.probabilities(x), old.probabilities(x), rtol=1e-5)
 
 
 @settings(max_examples=30)
@@ -163,6 +204,54 @@ def test_deal_rows__are_a_function_of_seed_and_index():
         assert not r["kept"] & r["buried"]
 
 
+def test_auction__the_chosen_position_wins_at_the_bid_its_opponents_push_it_to():
+    bidder, seen = HeuristicAgent(), set()
+    for i in range(40):
+        deal, position, _ = cd.deal_variants(5, i)
+        game = cd.auction(deal, position, bidder)
+        seat = game.seat_of(position)
+        assert game.declarer == seat and game.phase == SKAT
+        fresh = Game(deal, dealer=2)
+        opp = [s for s in range(3) if s != seat]
+        for s in opp:  # each opponent bid up to its own limit, no further
+            assert game.bids[s] <= bidder.bid_limit(player_view(fresh, s))
+        top = max(game.bids[s] for s in opp)
+        nxt = BID_VALUES[BID_VALUES.index(top) + 1] if top else 18
+        assert top <= game.bid <= nxt
+        seen.add(top > 0)
+        quiet = cd.auction(deal, position)
+        assert quiet.bid == 18 and quiet.declarer == seat and not any(quiet.bids[s] for s in opp)
+    assert seen == {True, False}
+
+
+def test_deal_rows__record_the_auction_and_play_no_null_below_the_bid():
+    agent, bids = cd.make_agent("heuristic"), set()
+    for i in range(60):
+        for row in cd.deal_rows(2, i, agent, agent):
+            r = dict(zip(cd.COLUMNS, row, strict=True))
+            assert r["bid"] >= r["opp_high"] >= r["opp_low"] >= 0 and r["bid"] >= 18
+            assert cd.playable(r["kind"], r["hand"], r["bid"])
+            won = r["declarer_tricks"] == 0 if r["kind"] >= 5 else r["declarer_points"] >= 61
+            assert r["won"] == won  # card play won, whatever the bid
+            bids.add(r["bid"])
+        for row in cd.deal_rows(2, i, agent):  # no auction: 18, nobody else bid
+            assert row[-3:] == (18, 0, 0)
+    assert len(bids) > 3
+    assert not cd.playable(5, 0, 24) and cd.playable(5, 0, 23) and cd.playable(6, 1, 59)
+    assert cd.playable(0, 0, 60)
+
+
+def test_load__reads_a_format_1_shard_as_bid_18_with_the_opponents_bids_not_known(tmp_path):
+    cd.generate(tmp_path / "d", seed=3, deals=6, shard_deals=6, progress=False, bidder="")
+    (shard,) = (tmp_path / "d").glob("shard_*.npz")
+    with np.load(shard) as z:
+        old = {k: z[k] for k in z.files if k not in ("bid", "opp_high", "opp_low")}
+    np.savez(shard, **old)
+    data = cd.load(tmp_path / "d")
+    assert set(data["bid"]) == {18} and set(data["opp_high"]) == set(data["opp_low"]) == {-1}
+    assert len(data["bid"]) == len(data["deal"])
+
+
 def test_play_variant__declares_the_variant_at_18():
     deal = list(range(32))
     game = cd.play_variant(deal, 1, 6, 0, (1 << 10) | (1 << 31), cd.make_agent("heuristic"))
@@ -216,7 +305,15 @@ def test_cli__generates_trains_and_refuses_to_overwrite(tmp_path, capsys):
     assert "exists" in capsys.readouterr().err
     assert cli.main(["generate", str(folder), "--deals", "0"]) == 2
     assert cli.main(["generate", str(folder), "--player", "nobody"]) == 2
-    assert json.loads((folder / "dataset.json").read_text())["card_player"] == "heuristic"
+    assert cli.main(["generate", str(folder), "--auction", "nobody"]) == 2
+    manifest = json.loads((folder / "dataset.json").read_text())
+    assert manifest["card_player"] == "heuristic" and manifest["auction"] == "heuristic"
+    quiet = tmp_path / "q"
+    assert cli.main(["generate", str(quiet), "--deals", "3", "--auction", "none",
+                     "--no-progress"]) == 0  # fmt: skip
+    assert json.loads((quiet / "dataset.json").read_text())["auction"] == ""
+    assert set(cd.load(quiet)["bid"]) == {18}
+    assert cli.main(["generate", str(quiet), "--deals", "6", "--no-progress"]) == 2  # other data
 
 
 def test_train__init_fine_tunes_from_a_model_and_never_ends_worse(tmp_path, capsys):

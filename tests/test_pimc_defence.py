@@ -77,3 +77,34 @@ def test_dtie_and_dinfer_apply_to_defenders_only(monkeypatch) -> None:
     for seat in range(3):
         agent.play_card(player_view(game, seat))
     assert sorted(seen) == [(False, 15.0, True), (False, 15.0, True), (True, 1.0, False)]
+
+
+def test_pinfer_weighs_worlds_by_the_declarers_cards_for_defenders_only(monkeypatch) -> None:
+    opts = parse_options("pinfer=1,ppen=3")
+    assert opts.play_inference and opts.play_penalty == 3.0
+    assert not parse_options("").play_inference
+    for bad in ("pimc:pinfer=2", "pimc:ppen=0", "pimc:ppen=x"):
+        with pytest.raises(AgentSpecError, match="pimc"):
+            make_agent(bad)
+    seen = []
+
+    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
+        seen.append((view.is_declarer, type(weigher).__name__))
+        return cards_of(view.hand)[0], {}
+
+    monkeypatch.setattr(search, "choose_card", spy)
+    agent = make_agent("pimc:fast,play_only,pinfer=1", seed=1)
+    game = _heuristic_game(20)
+    for seat in range(3):
+        agent.play_card(player_view(game, seat))
+    assert sorted(seen) == [(False, "PlayInference"), (False, "PlayInference"), (True, "NoneType")]
+
+
+def test_bidder_is_the_last_option_and_keeps_its_commas() -> None:
+    opts = parse_options("fast,pinfer=1,bidder=learned:model=search,nulls=0")
+    assert opts.bidder == "learned:model=search,nulls=0"
+    assert opts.worlds == 4 and opts.play_inference
+    agent = make_agent("pimc:fast,bidder=learned:nulls=0,margin=30")
+    assert not agent.bidder.decider.nulls and agent.bidder.decider.margin == 30.0
+    with pytest.raises(AgentSpecError, match="heuristic,fast"):  # bidder= not last
+        make_agent("pimc:bidder=heuristic,fast")

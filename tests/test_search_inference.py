@@ -163,3 +163,34 @@ def test_partner_inference_weighs_the_partner_by_its_bids_only() -> None:
     decl_view = player_view(game, game.declarer)
     dw = WorldSampler(decl_view).sample(np.random.default_rng(3), 3)
     assert list(PartnerInference(decl_view, jacks_value).weights(dw)) == [1.0] * 3
+
+
+def test_play_inference__the_true_deal_explains_a_heuristic_declarers_cards() -> None:
+    """With the heuristic declaring, the true deal's misses are 0 (his cards are the model's)
+    and its weight the highest; other worlds miss some; nothing is weighted before he plays."""
+    from skat_env.agents.heuristic import choose_card
+    from skat_env.search.inference import PlayInference
+
+    heu, some_missed = make_agent("heuristic"), False
+    for seed in range(12):
+        game = _heuristic_game(100 + 7 * seed)
+        d = game.declarer
+        before = player_view(game, (d + 1) % 3)
+        assert not PlayInference(before, choose_card, [d]).active or before.play_sequence
+        while sum(game.tricks_won) < 4 and not game.is_over:
+            game.step(heu.act_view(player_view(game, game.to_act)))
+        if game.is_over:
+            continue
+        seat = next(s for s in range(3) if s != d)
+        view = player_view(game, seat)
+        inference = PlayInference(view, choose_card, [d, seat], penalty=2.0)
+        assert inference.seats == {d}  # never its own cards
+        truth = World(tuple(game.hands), game.declarer_skat)
+        assert inference.misses(truth) == 0
+        worlds = WorldSampler(view).sample(np.random.default_rng(seed), 40)
+        w = inference.weights([truth, *worlds])
+        assert w[0] == w.max() == 1.0 and (w > 0).all()
+        some_missed |= bool((w < 1).any())
+    assert some_missed
+    with pytest.raises(ValueError, match="penalty"):
+        PlayInference(view, choose_card, [d], penalty=0)

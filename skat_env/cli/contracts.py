@@ -4,7 +4,8 @@
     python -m skat_env.cli.contracts train results/contracts_data --out results/contracts.npz
 
 ``generate`` plays deals under chosen contracts with the heuristic's card play in every
-seat and writes a resumable dataset folder (run it again to complete or extend it; the
+seat (the declarer's opponents bid first, as the heuristic does: ``--auction``) and writes
+a resumable dataset folder (run it again to complete or extend it; the
 rows depend only on the seed). ``train`` fits the model on a dataset folder, writes it
 (never over an existing file unless ``--force``) and its calibration plot (the model path
 with ``.png``). Library: :mod:`skat_env.agents.contract_data`, :mod:`.contract_train`;
@@ -34,6 +35,12 @@ def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.Arg
     g.add_argument("--shard-deals", type=int, default=2000, help="deals per shard (2000)")
     g.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     g.add_argument("--player", default="heuristic", help="card player spec (heuristic)")
+    g.add_argument(
+        "--auction",
+        default="heuristic",
+        help="agent spec the declarer's opponents bid by (heuristic); none: they pass at "
+        "once and he declares at 18 (the format-1 datasets)",
+    )
     g.add_argument("--no-progress", action="store_true")
     t = sub.add_parser("train", help="fit the model on a dataset folder")
     t.add_argument("folder", type=Path)
@@ -82,9 +89,12 @@ def _generate(args: argparse.Namespace) -> int:
     for name in ("deals", "shard_deals", "workers"):
         _positive(name.replace("_", "-"), getattr(args, name))
     check_spec(args.player)
+    bidder = "" if args.auction == "none" else args.auction
+    if bidder:
+        check_spec(bidder)
     t0 = time.perf_counter()
     manifest = generate(args.folder, args.seed, args.deals, args.shard_deals, args.workers,
-                        args.player, progress=not args.no_progress)  # fmt: skip
+                        args.player, progress=not args.no_progress, bidder=bidder)  # fmt: skip
     print(f"{manifest['deals']} deals in {args.folder} ({time.perf_counter() - t0:.0f} s)")
     return 0
 
@@ -109,7 +119,8 @@ def _train(args: argparse.Namespace, command: str) -> int:
         init = ContractModel.load(args.init)  # ValueError for a file that is not a model
     data = load(args.folder)
     manifest = json.loads((args.folder / "dataset.json").read_text())
-    meta = {"command": command, "dataset": {k: manifest[k] for k in ("seed", "card_player")},
+    meta = {"command": command,
+            "dataset": {k: manifest.get(k, "") for k in ("seed", "card_player", "auction")},
             "deals": int(data["deal"].max()) + 1}  # fmt: skip
     if init is not None:
         meta["init"] = {"path": str(args.init), "command": init.meta.get("command", "")}
