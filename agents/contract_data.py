@@ -181,7 +181,8 @@ def deal_rows(seed: int, index: int, card_agent, bidder=None) -> list[tuple[int,
     seat = (2 + 1 + position) % 3
     start = auction(deal, position, bidder)
     assert start.declarer == seat, "the declarer bids until the others pass"
-    opp = sorted((start.bids[s] for s in range(3) if s != seat), reverse=True)
+    # without an auction the others passed whatever they held: their bids are not known
+    opp = sorted((start.bids[s] if bidder else -1 for s in range(3) if s != seat), reverse=True)
     rows = []
     for kind, hand, pair in variants:
         if not playable(kind, hand, start.bid):

@@ -234,8 +234,8 @@ def test_deal_rows__record_the_auction_and_play_no_null_below_the_bid():
             won = r["declarer_tricks"] == 0 if r["kind"] >= 5 else r["declarer_points"] >= 61
             assert r["won"] == won  # card play won, whatever the bid
             bids.add(r["bid"])
-        for row in cd.deal_rows(2, i, agent):  # no auction: 18, nobody else bid
-            assert row[-3:] == (18, 0, 0)
+        for row in cd.deal_rows(2, i, agent):  # no auction: 18, the others' bids not known
+            assert row[-3:] == (18, -1, -1)
     assert len(bids) > 3
     assert not cd.playable(5, 0, 24) and cd.playable(5, 0, 23) and cd.playable(6, 1, 59)
     assert cd.playable(0, 0, 60)

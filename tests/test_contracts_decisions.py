@@ -140,3 +140,42 @@ def test_nulls_off_never_plans_or_declares_null():
         game = Game.random(seed)
         play(game, agent, {0, 1, 2}, random.Random(seed), 0.0)
         assert game.result.passed_in or not game.result.contract.startswith("null")
+
+
+class _Spy:
+    """A model that records the auction inputs it is asked with (delegating to a tiny one)."""
+
+    def __init__(self, model):
+        self.model, self.asked = model, []
+
+    def predict(self, kept, buried, kind, hand, position, opponents=None):
+        self.asked.append(opponents)
+        return self.model.predict(kept, buried, kind, hand, position, opponents)
+
+
+def test_the_opponents_bids_reach_the_model_once_the_auction_is_over():
+    for auction in (True, False):
+        spy = _Spy(tiny_model(2))
+        agent = LearnedContractsAgent(ContractDecider(spy, skats=2, margin=-1000.0,
+                                                      auction=auction))  # fmt: skip
+        after = set()  # the opponents' bids of the post-auction decisions seen
+        for seed in range(40):
+            game = Game.random(seed, dealer=seed % 3)
+            seat = (game.dealer + 1 + seed) % 3
+            rng, asked = random.Random(seed), []
+            while not game.is_over and game.phase != PLAY:
+                s, phase = game.to_act, game.phase
+                if s != seat:  # the others bid a little, then pass
+                    quiet = phase == BIDDING and (game.bid >= 30 or rng.random() < 0.4)
+                    game.step(PASS if quiet else rng.choice(game.legal_actions()))
+                    continue
+                spy.asked.clear()
+                bids = tuple(sorted((game.bids[o] for o in range(3) if o != seat), reverse=True))
+                game.step(decide(agent, game, s))
+                asked += [(phase, bids, a) for a in spy.asked]
+            for phase, bids, opp in asked:  # not known while bidding, nor with auction=0
+                assert opp == (bids if auction and phase != BIDDING else None), (phase, opp)
+                if phase != BIDDING:
+                    after.add(bids)
+        assert len(after) > 2  # several auctions, some with the opponents' bids
+    assert make_agent("learned:auction=0").decider.auction is False
