@@ -41,7 +41,9 @@ from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contract_model import (
     BUNDLED,
+    HAND_FEATURES,
     KINDS,
+    N_FEATURES,
     NULL_KIND,
     NULL_OUVERT_KIND,
     ContractModel,
@@ -86,7 +88,10 @@ class ContractDecider:
         self.seed = int(seed)
         self.nulls = bool(nulls)  # False: never null (the search defends null better than
         # the heuristic the model learned from)
-        self.auction = bool(auction)  # False: decide as if the bids were not known
+        # False: decide as if the bids were not known (so too for a model without the
+        # auction inputs, which would only evaluate every hand again after the auction)
+        inputs = getattr(self.model, "n_inputs", N_FEATURES)
+        self.auction = bool(auction) and inputs > HAND_FEATURES
         self._cache: dict[tuple, object] = {}
 
     def _opponents(self, view: PlayerView) -> Opponents:

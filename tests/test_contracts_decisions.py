@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_contracts import tiny_model
 
-from skat_env.agents.contract_model import KINDS, expected_utility, matadors_of
+from skat_env.agents.contract_model import HAND_FEATURES, KINDS, expected_utility, matadors_of
 from skat_env.agents.contracts import ContractDecider, LearnedContractsAgent
 from skat_env.agents.registry import make_agent
 from skat_env.core.cards import cards_of
@@ -179,3 +179,9 @@ def test_the_opponents_bids_reach_the_model_once_the_auction_is_over():
                     after.add(bids)
         assert len(after) > 2  # several auctions, some with the opponents' bids
     assert make_agent("learned:auction=0").decider.auction is False
+
+
+def test_a_model_without_the_auction_inputs_is_never_asked_with_bids():
+    old = tiny_model(3, HAND_FEATURES)
+    assert ContractDecider(old).auction is False and ContractDecider(tiny_model(3)).auction
+    assert make_agent("learned").decider.auction is False  # the shipped model: 81 inputs
