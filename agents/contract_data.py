@@ -34,7 +34,8 @@ import numpy as np
 
 from skat_env.core.cards import cards_of
 from skat_env.core.game import BIDDING, PLAY, Game
-from skat_env.core.tables import GAME_NAMES, JACKS
+from skat_env.core.scoring import WIN_POINTS
+from skat_env.core.tables import GAME_NAMES, JACKS, NULL_VALUES
 from skat_env.encoding.view import player_view
 from skat_env.envs.policy import decide
 
@@ -132,8 +133,6 @@ def deal_variants(seed: int, index: int) -> tuple[list[int], int, list[tuple[int
 
 
 _AUCTION = {0: ("pass", "pass", "18"), 1: ("18", "pass", "pass"), 2: ("pass", "18", "pass")}
-_NULL_VALUE = {(NULL_KIND, 0): 23, (NULL_KIND, 1): 35, (NULL_OUVERT_KIND, 0): 46,
-               (NULL_OUVERT_KIND, 1): 59}  # fmt: skip
 
 
 def auction(deal: list[int], position: int, bidder=None) -> Game:
@@ -155,7 +154,7 @@ def auction(deal: list[int], position: int, bidder=None) -> Game:
 
 def playable(kind: int, hand: int, bid: int) -> bool:
     """Whether the variant may be declared at ``bid`` (a null is worth its fixed value)."""
-    return _NULL_VALUE.get((kind, hand), bid) >= bid
+    return kind < NULL_KIND or NULL_VALUES[(bool(hand), kind == NULL_OUVERT_KIND)] >= bid
 
 
 def play_variant(
@@ -190,7 +189,8 @@ def deal_rows(seed: int, index: int, card_agent, bidder=None) -> list[tuple[int,
         game = play_variant(start, position, kind, hand, pair, card_agent)
         r = game.result
         kept = game.hands[seat] | game.played[seat]
-        won = r.declarer_tricks == 0 if kind >= NULL_KIND else r.declarer_points >= 61
+        # the card play's result, whatever the bid (the model prices the overbid itself)
+        won = r.declarer_tricks == 0 if kind >= NULL_KIND else r.declarer_points >= WIN_POINTS
         rows.append((index, position, kind, hand, kept, pair, game.skat, int(won),
                      r.declarer_points, r.declarer_tricks, start.bid, *opp))  # fmt: skip
     return rows

@@ -249,9 +249,11 @@ class ContractDecider:
         raise ValueError(f"contract decisions asked to act in phase {phase}")
 
 
-def opponents_bids(view: PlayerView) -> tuple[int, int]:
-    """The highest value each other seat bid or held, the higher first."""
-    a, b = (view.bids[s] for s in range(3) if s != view.seat)
+def opponents_bids(view: PlayerView, seat: int | None = None) -> tuple[int, int]:
+    """The highest value each seat but ``seat`` (default: the viewer) bid or held, the
+    higher first."""
+    seat = view.seat if seat is None else seat
+    a, b = (view.bids[s] for s in range(3) if s != seat)
     return (a, b) if a >= b else (b, a)
 
 

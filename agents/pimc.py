@@ -71,6 +71,7 @@ from skat_env.search.worlds import Weigher, WorldSampler, hand_game_value, sampl
 
 from . import heuristic as h
 from .base import Agent, ViewAgent
+from .contracts import make_learned, opponents_bids
 
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
 HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
@@ -228,10 +229,11 @@ def hand_value(ten: int, forehand: bool) -> int:
 
 
 @functools.cache
-def contract_scorer(opponents: tuple[int, int] = (0, 0)) -> Scorer:
+def contract_scorer(opponents: tuple[int, int] | None = None) -> Scorer:
     """The defenders' inference scorer: the declarer's expected utility of an option by the
     shipped learned contract model (its matadors over the cards he plays with and buries;
-    announcements not priced), his opponents (the defenders) having bid ``opponents``."""
+    announcements not priced), his opponents (the defenders) having bid ``opponents``
+    (None: not known)."""
     from .contract_model import expected_utility, load_default, matadors_of
 
     model = load_default()
@@ -241,11 +243,6 @@ def contract_scorer(opponents: tuple[int, int] = (0, 0)) -> Scorer:
         return expected_utility(p, kind, hand, matadors_of(kind, kept | buried), bid)
 
     return score
-
-
-def defender_bids(view: PlayerView) -> tuple[int, int]:
-    """The highest value each of the declarer's opponents bid or held."""
-    return tuple(view.bids[s] for s in range(3) if s != view.declarer)  # type: ignore[return-value]
 
 
 def _key_rng(seed: int, *key: object) -> np.random.Generator:
@@ -323,9 +320,7 @@ class PimcAgent(ViewAgent):
         if self.options.play_only:
             return h.HeuristicAgent()
         kind, _, arg = self.options.bidder.partition(":")
-        if kind == "learned" and bidder is None:
-            from .contracts import make_learned  # the default needs no registry
-
+        if kind == "learned" and bidder is None:  # the default needs no registry
             return make_learned(arg)
         if self.options.bidder and bidder is None:
             raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
@@ -419,11 +414,8 @@ class PimcAgent(ViewAgent):
         kind = self.options.defence_inference
         parts: list = []
         if kind in ("declarer", "both"):
-            parts.append(
-                DeclarerInference(
-                    view, contract_scorer(defender_bids(view)), self.options.defence_temperature
-                )  # fmt: skip
-            )
+            scorer = contract_scorer(opponents_bids(view, view.declarer))
+            parts.append(DeclarerInference(view, scorer, self.options.defence_temperature))
         if kind in ("partner", "both"):
             parts.append(PartnerInference(view, hand_value))
         return Combined(*parts) if len(parts) > 1 else parts[0] if parts else None

@@ -25,6 +25,23 @@ def _heuristic_game(seed: int) -> Game:
     raise AssertionError("no declared game")
 
 
+def _searches_of_each_seat(monkeypatch, spec: str) -> list[tuple]:
+    """(is declarer, window, weigher) of the search that ``spec`` asks for a card, from each
+    seat's view of one game (the search itself replaced by a spy)."""
+    seen = []
+
+    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
+        seen.append((view.is_declarer, window, weigher))
+        return cards_of(view.hand)[0], {}
+
+    monkeypatch.setattr(search, "choose_card", spy)
+    agent = make_agent(spec, seed=1)
+    game = _heuristic_game(20)
+    for seat in range(3):
+        agent.play_card(player_view(game, seat))
+    return seen
+
+
 def test_spec_options_and_the_defenders_card() -> None:
     opts = parse_options("fast,dinfer=1,dtemp=10,pool=8")
     assert (opts.defence_inference, opts.defence_temperature, opts.pool) == ("declarer", 10.0, 8)
@@ -65,18 +82,9 @@ def test_dtie_and_dinfer_apply_to_defenders_only(monkeypatch) -> None:
     assert parse_options("").defence_window == 1.0
     with pytest.raises(AgentSpecError, match="pimc"):
         make_agent("pimc:dtie=-1")
-    seen = []
-
-    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
-        seen.append((view.is_declarer, window, weigher is not None))
-        return cards_of(view.hand)[0], {}
-
-    monkeypatch.setattr(search, "choose_card", spy)
-    agent = make_agent("pimc:fast,play_only,dtie=15,dinfer=1", seed=1)
-    game = _heuristic_game(20)
-    for seat in range(3):
-        agent.play_card(player_view(game, seat))
-    assert sorted(seen) == [(False, 15.0, True), (False, 15.0, True), (True, 1.0, False)]
+    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,dtie=15,dinfer=1")
+    got = sorted((d, window, weigher is not None) for d, window, weigher in seen)
+    assert got == [(False, 15.0, True), (False, 15.0, True), (True, 1.0, False)]
 
 
 def test_pinfer_weighs_worlds_by_the_declarers_cards_for_defenders_only(monkeypatch) -> None:
@@ -86,18 +94,9 @@ def test_pinfer_weighs_worlds_by_the_declarers_cards_for_defenders_only(monkeypa
     for bad in ("pimc:pinfer=2", "pimc:ppen=0", "pimc:ppen=x"):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
-    seen = []
-
-    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
-        seen.append((view.is_declarer, type(weigher).__name__))
-        return cards_of(view.hand)[0], {}
-
-    monkeypatch.setattr(search, "choose_card", spy)
-    agent = make_agent("pimc:fast,play_only,pinfer=1", seed=1)
-    game = _heuristic_game(20)
-    for seat in range(3):
-        agent.play_card(player_view(game, seat))
-    assert sorted(seen) == [(False, "PlayInference"), (False, "PlayInference"), (True, "NoneType")]
+    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,pinfer=1")
+    got = sorted((d, type(weigher).__name__) for d, _, weigher in seen)
+    assert got == [(False, "PlayInference"), (False, "PlayInference"), (True, "NoneType")]
 
 
 def test_bidder_is_the_last_option_and_keeps_its_commas() -> None:

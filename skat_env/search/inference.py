@@ -181,7 +181,8 @@ class PlayInference:
         g = Game.in_play(v.dealer, v.declarer, v.contract, v.bid, v.bids, hands, world.skat)
         game, out = v.contract.game, 0
         for seat, card in v.play_sequence:
-            if seat in self.seats and g.legal_mask() & (g.legal_mask() - 1):
+            legal = g.legal_mask()
+            if seat in self.seats and legal & (legal - 1):
                 guess = self.policy(player_view(g, seat))
                 if guess != card and not _alike(game, guess, card):
                     out += 1
