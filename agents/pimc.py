@@ -44,7 +44,7 @@ import numpy as np
 
 from skat_env.core.cards import FULL_DECK, cards_of
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
-from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP
+from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP, declared_contract
 from skat_env.core.scoring import Contract
 from skat_env.core.tables import (
     BID_VALUES,
@@ -77,6 +77,10 @@ BID_MARGIN = 10.0  # bid only while the expected score beats passing by this muc
 HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
 PAIRS_PER_GAME = 2  # discard pairs solved per candidate contract
 GATE_MARGIN = -2.0  # heuristic threshold shift below which a hand is not solved at all
+# worlds in which an ouvert hand must take every trick: an ouvert pays one multiplier level
+# more than schwarz announced, losing it costs some 35 times that, so it must hold in about
+# 97% of the deals; one failure in 256 worlds is likely above 1.2% (95% chance)
+OUVERT_WORLDS = 256
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,9 @@ class PimcOptions:
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
     # contracts can take seconds each, so the cap is a wall-clock one.
     phase_seconds: float | None = 3.0
+    # a suit or grand hand game becomes ouvert when the declarer takes every trick in each
+    # of OUVERT_WORLDS sampled worlds (``ouvert=0``: never)
+    ouvert: bool = True
 
     def __post_init__(self) -> None:
         if self.bid_worlds < 1:
@@ -156,7 +163,8 @@ def parse_options(arg: str) -> PimcOptions:
     (defenders' near-tie window for the heuristic's conventions, utility points),
     ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``pinfer=0|1`` (defenders weight worlds by the declarer's card play), ``ppen=X``,
-    ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``bidder=SPEC`` (an
+    ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``ouvert=0|1`` (a
+    sure schwarz hand declared ouvert, default on), ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
     default ``learned:model=search``; ``bidder=search``: the search decides them too; the
     last option: the rest of the spec is the bidder's, commas included)."""
@@ -197,6 +205,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_window"] = _number(float, key, value, 0.0)
         elif eq and key == "slack":
             fields["slack"] = _number(float, key, value, 0.0)
+        elif eq and key == "ouvert" and value in ("0", "1"):
+            fields["ouvert"] = value == "1"
         elif eq and key == "cap":
             fields["phase_seconds"] = None if value == "off" else _number(float, key, value, 1e-6)
         else:
@@ -205,7 +215,7 @@ def parse_options(arg: str) -> PimcOptions:
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
                 "dtemp=T (>0), "
                 "pool=N (>=1), dtie=X (>=0), droll=K (>=0), pinfer=0|1, ppen=X (>0), "
-                "cap=S|off, slack=X (>=0), "
+                "cap=S|off, slack=X (>=0), ouvert=0|1, "
                 "bidder=SPEC (last; an agent spec other than pimc or human; search: the "
                 "search's own)"
             )
@@ -345,9 +355,16 @@ class PimcAgent(ViewAgent):
 
     # --- phases ---
     def act_view(self, view: PlayerView) -> int:
-        phase = view.phase
-        if phase == PLAY:
+        if view.phase == PLAY:
             return self.play_card(view)
+        move = self._contract_move(view)
+        if view.phase == DECLARE and self.options.ouvert:
+            return self.open_if_sure(view, move)
+        return move
+
+    def _contract_move(self, view: PlayerView) -> int:
+        """The bidder's move (the search's own with ``bidder=search``) before the card play."""
+        phase = view.phase
         if self.bidder is not None:
             if isinstance(self.bidder, ViewAgent):
                 return self.bidder.act_view(view)
@@ -363,6 +380,24 @@ class PimcAgent(ViewAgent):
         if phase == DECLARE:
             return self.declaration(view)
         raise ValueError(f"pimc agent asked to act in phase {phase} (nothing to decide)")
+
+    def open_if_sure(self, view: PlayerView, move: int) -> int:
+        """``move``, or its game ouvert when it is a suit or grand hand game the declarer wins
+        with every trick in each of ``OUVERT_WORLDS`` sampled worlds, played double dummy: the
+        defenders see his open cards there as they do in an ouvert game (and each other's too,
+        which only makes the test stricter)."""
+        c = declared_contract(move, view.hand_game)
+        if not view.hand_game or c.game == NULL or c.ouvert:
+            return move
+        ouvert = MOVE_INDEX[f"{GAME_NAMES[c.game]} ouvert"]
+        if not view.legal_mask >> ouvert & 1:
+            return move
+        rng = _key_rng(self.seed, "ouvert", view.hand, view.position, c.game)
+        worlds = WorldSampler(view).sample(rng, OUVERT_WORLDS)
+        deals = [(w.hands, w.skat, 1.0) for w in worlds]
+        forehand = (view.dealer + 1) % 3
+        sure = search.takes_every_trick(c, view.seat, forehand, deals, self.solver)
+        return ouvert if sure else move
 
     def play_card(self, view: PlayerView) -> int:
         """The search's card; its mean utilities stay in :attr:`last_values` (for the

@@ -13,6 +13,7 @@ from skat_env.agents.base import view_of
 from skat_env.agents.pimc import PimcAgent, PimcOptions, parse_options, view_key
 from skat_env.agents.registry import AgentSpecError, make_agent
 from skat_env.core.game import PLAY, Game
+from skat_env.core.moves import MOVE_NAMES
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
 
@@ -196,6 +197,33 @@ def test_bidder_makes_every_decision_but_the_card_play() -> None:
                     played += 1
                 game.step(move)
         assert played > 0
+
+
+def _declare_hand(forehand_cards: str, agent: PimcAgent) -> str:
+    """Forehand holds ``forehand_cards`` (the rest dealt in card order), the others pass,
+    he plays a hand game: the declaration ``agent`` makes."""
+    from skat_env.core.cards import CARD_NAMES
+
+    mine = forehand_cards.split()
+    game = Game(mine + [c for c in CARD_NAMES if c not in mine], dealer=2)
+    for move in ["pass", "pass", "18", "hand"]:
+        game.play(move)
+    return MOVE_NAMES[agent.act(observe(game, game.to_act))]
+
+
+def test_a_sure_schwarz_hand_is_declared_ouvert() -> None:
+    """A hand game the declarer wins with every trick in every sampled world is declared
+    ouvert (its game kind kept); one that can lose a trick, or ``ouvert=0``, is not."""
+    sure = "CJ SJ HJ DJ CA CT CK SA ST SK"  # grand: four jacks, then two solid suits
+    assert _declare_hand(sure, make_agent("pimc:fast,bidder=heuristic", seed=1)) == "grand ouvert"
+    assert _declare_hand(sure, make_agent("pimc:fast,ouvert=0,bidder=heuristic", seed=1)) == "grand"
+    leaky = "CJ SJ HJ DJ CA CT CK SA ST S7"  # the spade seven can be beaten
+    assert _declare_hand(leaky, make_agent("pimc:fast,bidder=heuristic", seed=1)) == "grand"
+    # the learned bidder's hand game with this hand becomes ouvert too, whatever its kind
+    move = _declare_hand(sure, make_agent("pimc:fast", seed=1))
+    assert move.endswith(" ouvert") and move != "null ouvert"
+    with pytest.raises(AgentSpecError, match="ouvert=0|1"):
+        make_agent("pimc:ouvert=2")
 
 
 def test_copies_share_the_solver_and_play_alike() -> None:

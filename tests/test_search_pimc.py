@@ -75,3 +75,24 @@ def test_every_card_decision_solves_a_world_and_ignores_the_table() -> None:
     a = card_values(view, np.random.default_rng(2), cfg, warm)
     b = card_values(view, np.random.default_rng(2), cfg, Solver(tt_bits=16))
     assert a == b and a[1] == 3
+
+
+def test_takes_every_trick_needs_every_deal() -> None:
+    """The ouvert test: true only when the declarer takes all ten tricks in every deal."""
+    from skat_env.core.cards import mask_of, parse_cards
+    from skat_env.core.tables import GRAND
+    from skat_env.search.pimc import takes_every_trick
+    from skat_env.search.solver import Solver
+
+    def deal(mine: str, first: str, skat: str) -> tuple[tuple[int, int, int], int, float]:
+        me, a, s = (mask_of(parse_cards(x)) for x in (mine, first, skat))
+        return (me, a, FULL_DECK & ~(me | a | s)), s, 1.0
+
+    sure = "CJ SJ HJ DJ CA CT CK SA ST SK"
+    kept = deal(sure, "CQ C9 C8 C7 SQ S9 S8 S7 HA HT", "DA DT")
+    # the seven can be beaten: a defender who keeps a higher spade takes a trick
+    leaky = deal("CJ SJ HJ DJ CA CT CK SA ST S7", "SK SQ S9 S8 C9 C8 C7 HA HT HK", "DA DT")
+    c, solver = Contract(GRAND, hand=True), Solver(tt_bits=16)
+    assert takes_every_trick(c, 0, 0, [kept, kept], solver)
+    assert not takes_every_trick(c, 0, 0, [kept, leaky], solver)
+    assert not takes_every_trick(c, 0, 0, [], solver)

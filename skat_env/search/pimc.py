@@ -327,6 +327,24 @@ def contract_outcomes(
     return out
 
 
+def takes_every_trick(
+    contract: Contract,
+    declarer: int,
+    forehand: int,
+    deals: Sequence[tuple[tuple[int, int, int], int, float]],
+    solver: Solver,
+) -> bool:
+    """Whether the declarer takes every trick of ``contract`` (suit or grand) from the first
+    lead in every deal ``(hands, skat, weight)``: the test for an ouvert declaration, where
+    the defenders see his cards as the double-dummy defenders do. Stops at the first deal
+    that fails."""
+    for hands, _, _ in deals:
+        pos = Position(game=contract.game, declarer=declarer, hands=hands, leader=forehand)
+        if not solver.reaches_tricks(pos, 10, check=False):
+            return False
+    return bool(deals)
+
+
 def expected_score(
     outcomes: Sequence[Outcome], contract: Contract, bid: int, slack: float = 0.0
 ) -> float:
@@ -362,6 +380,7 @@ __all__ = [
     "contract_outcomes",
     "expected_score",
     "position_of",
+    "takes_every_trick",
     "utility",
     "worlds_for",
 ]
