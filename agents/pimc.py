@@ -121,6 +121,15 @@ class PimcOptions:
     # pimc:fast (bench_defence.py, 600 deals; docs/search.md)
     play_inference: bool = False
     play_penalty: float = 2.0
+    # close games (SearchConfig.close): a world every card wins (or loses) for the declarer
+    # is scored by whether he ends within this many card points of the threshold, a close
+    # one moving ``slip`` of the win/loss swing; for the defenders (``dclose=M``) and the
+    # declarer (``close=M``); 0: off
+    defence_close: int = 0
+    # defenders lead the heuristic's card in the first this many tricks (``dlead=K``)
+    defence_leads: int = 0
+    declarer_close: int = 0
+    slip: float = 0.2
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
     bidder: str = "learned:model=search"
@@ -140,13 +149,15 @@ class PimcOptions:
             raise ValueError(f"slack must be in [0, 1], got {self.slack}")
         if not self.defence_temperature > 0:
             raise ValueError(f"dtemp must be > 0, got {self.defence_temperature}")
-        self.card_config()  # validates worlds and seconds
+        self.card_config(), self.card_config(False)  # validates the search settings
 
-    def card_config(self) -> search.SearchConfig:
+    def card_config(self, declarer: bool = True) -> search.SearchConfig:
+        """The card-play search of the declarer's or a defender's seat."""
         cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)
+        close = self.declarer_close if declarer else self.defence_close
         return search.SearchConfig(
             worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap,
-            pool=self.pool,
+            pool=self.pool, close=close, slip=self.slip,
         )  # fmt: skip
 
 
@@ -163,6 +174,8 @@ def parse_options(arg: str) -> PimcOptions:
     (defenders' near-tie window for the heuristic's conventions, utility points),
     ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``pinfer=0|1`` (defenders weight worlds by the declarer's card play), ``ppen=X``,
+    ``dclose=M``, ``close=M``, ``slip=X`` (close worlds: :class:`PimcOptions`), ``dlead=K``
+    (defenders lead the heuristic's card in the first K tricks),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``ouvert=0|1`` (a
     sure schwarz hand declared ouvert, default on), ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
@@ -205,6 +218,14 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_window"] = _number(float, key, value, 0.0)
         elif eq and key == "slack":
             fields["slack"] = _number(float, key, value, 0.0)
+        elif eq and key in ("dclose", "close"):
+            fields["defence_close" if key == "dclose" else "declarer_close"] = _number(
+                int, key, value, 0
+            )
+        elif eq and key == "dlead":
+            fields["defence_leads"] = _number(int, key, value, 0)
+        elif eq and key == "slip":
+            fields["slip"] = _number(float, key, value, 0.0)
         elif eq and key == "ouvert" and value in ("0", "1"):
             fields["ouvert"] = value == "1"
         elif eq and key == "cap":
@@ -215,6 +236,7 @@ def parse_options(arg: str) -> PimcOptions:
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
                 "dtemp=T (>0), "
                 "pool=N (>=1), dtie=X (>=0), droll=K (>=0), pinfer=0|1, ppen=X (>0), "
+                "dclose=M (0..30), close=M (0..30), slip=X (0..1), dlead=K (>=0), "
                 "cap=S|off, slack=X (>=0), ouvert=0|1, "
                 "bidder=SPEC (last; an agent spec other than pimc or human; search: the "
                 "search's own)"
@@ -403,6 +425,9 @@ class PimcAgent(ViewAgent):
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
+        if not view.is_declarer and not view.trick and sum(view.tricks) < self.options.defence_leads:
+            self.last_values = {}
+            return h.choose_card(view)
         weigher = self._weigher(view)
         if not view.is_declarer and sum(view.tricks) < self.options.defence_rollouts:
             card, values = self._rollout_card(view, rng, weigher)
@@ -411,7 +436,7 @@ class PimcAgent(ViewAgent):
         card, values = search.choose_card(
             view,
             rng,
-            self.options.card_config(),
+            self.options.card_config(view.is_declarer),
             self.solver,
             hand_value if self.options.inference else None,
             tie_break=h.choose_card,

@@ -156,6 +156,10 @@ def test_spec_options() -> None:
     opts = parse_options("fast,worlds=6,infer=1,play_only,seconds=0.2,cap=off")
     assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, True, True, 0.2)
     assert opts.phase_seconds is None and parse_options("cap=1.5").phase_seconds == 1.5
+    opts = parse_options("dclose=10,slip=0.3")
+    assert (opts.card_config(False).close, opts.card_config(True).close) == (10, 0)
+    assert opts.card_config(False).slip == 0.3
+    assert parse_options("close=5").card_config(True).close == 5
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
     for bad in (
@@ -170,6 +174,9 @@ def test_spec_options() -> None:
         "pimc:bidder=human",
         "pimc:bidder=",
         "pimc:bidder=nobody",
+        "pimc:dclose=31",
+        "pimc:close=-1",
+        "pimc:slip=1.5",
     ):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)

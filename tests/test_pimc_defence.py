@@ -107,3 +107,33 @@ def test_bidder_is_the_last_option_and_keeps_its_commas() -> None:
     assert not agent.bidder.decider.nulls and agent.bidder.decider.margin == 30.0
     with pytest.raises(AgentSpecError, match="heuristic,fast"):  # bidder= not last
         make_agent("pimc:bidder=heuristic,fast")
+
+
+def test_dlead_leads_the_heuristics_card_in_the_first_tricks(monkeypatch) -> None:
+    """``dlead=K``: a defender's lead in the first K tricks is the heuristic's card, unsearched;
+    the declarer's cards, the defenders' other cards and later leads are searched."""
+    assert parse_options("dlead=2").defence_leads == 2
+    with pytest.raises(AgentSpecError, match="dlead"):
+        make_agent("pimc:dlead=-1")
+    searched = []
+
+    def spy(view, rng, config, solver, hand_value=None, tie_break=None, weigher=None, window=1):
+        searched.append(view)
+        return cards_of(view.legal_mask & 0xFFFFFFFF)[-1], {}
+
+    monkeypatch.setattr(search, "choose_card", spy)
+    agent, leads = make_agent("pimc:fast,play_only,dlead=1", seed=1), 0
+    for seed in range(30):
+        game = _heuristic_game(100 + 7 * seed)
+        while not game.is_over:
+            view = player_view(game, game.to_act)
+            before = len(searched)
+            move = agent.act_view(view)
+            unsearched = len(searched) == before
+            if not view.is_declarer and not view.trick and sum(view.tricks) < 1:
+                assert unsearched and move == h.choose_card(view)
+                leads += 1
+            else:
+                assert not unsearched
+            game.step(move)
+    assert leads > 10

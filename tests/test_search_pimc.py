@@ -96,3 +96,45 @@ def test_takes_every_trick_needs_every_deal() -> None:
     assert takes_every_trick(c, 0, 0, [kept, kept], solver)
     assert not takes_every_trick(c, 0, 0, [kept, leaky], solver)
     assert not takes_every_trick(c, 0, 0, [], solver)
+
+
+def test_close_worlds_match_the_exact_points() -> None:
+    """``close``: in a world every card wins (or loses) for the declarer, a card is scored
+    close exactly when the exact solve ends him within ``close`` points of the threshold
+    (below it: the swing the declarer's way, above: the defenders'); other worlds and
+    cards are scored as without it."""
+    pytest.importorskip("numba")
+    from skat_env.agents.heuristic import HeuristicAgent
+    from skat_env.core.game import PLAY, Game
+    from skat_env.encoding.view import player_view
+    from skat_env.search.pimc import BANDS, _band_utilities, position_of, world_values
+    from skat_env.search.solver import Solver
+    from skat_env.search.worlds import World
+
+    solver, agent, fired = Solver(tt_bits=18), HeuristicAgent(), 0
+    for seed in range(60):
+        g = Game.random(seed, dealer=seed % 3)
+        trick = 2 + seed % 3  # the schneider question comes too from trick 4 on
+        while not g.is_over and not (g.phase == PLAY and sum(g.tricks_won) == trick):
+            g.step(agent.act_view(player_view(g, g.to_act)))
+        if g.is_over or g.contract.game == NULL or g.contract.schneider:
+            continue
+        view = player_view(g, g.to_act)
+        world = World(tuple(g.hands), g.declarer_skat)
+        plain = world_values(view, world, solver, False)
+        near = world_values(view, world, solver, False, close=10, slip=0.2)
+        exact = solver.best_moves(position_of(view, world))
+        twelve = g.hands[g.declarer] | g.played[g.declarer] | g.declarer_skat
+        bands = _band_utilities(g.contract, g.bid, twelve)
+        swing = 0.2 * (bands[2] - bands[1])
+        made = {p >= BANDS[1] for p in exact.values()}
+        for card, points in exact.items():
+            diff = near[card] - plain[card]
+            if len(made) == 2:  # the cards differ at 61: no second question
+                assert diff == 0
+            elif made == {True}:
+                assert diff == pytest.approx(-swing if points < 71 else 0.0)
+            else:
+                assert diff == pytest.approx(swing if points >= 51 else 0.0)
+            fired += diff != 0
+    assert fired > 0

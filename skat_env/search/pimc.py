@@ -66,6 +66,10 @@ class SearchConfig:
     exact_tricks: int = 5
     budget: float = 0.4  # expected seconds per decision, from WORLD_COST (deterministic)
     max_nodes: int | None = MAX_NODES
+    # close games (see _world_values): card points around the win threshold within which a
+    # world counts as close, and the share of the win/loss swing a close world moves; 0: off
+    close: int = 0
+    slip: float = 0.2
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -78,6 +82,10 @@ class SearchConfig:
             raise ValueError(f"budget must be >= 0 seconds, got {self.budget}")
         if self.pool < 1:
             raise ValueError(f"pool must be >= 1, got {self.pool}")
+        if not 0 <= self.close <= 30:
+            raise ValueError(f"close must be 0..30 card points, got {self.close}")
+        if not 0.0 <= self.slip <= 1.0:
+            raise ValueError(f"slip must be in [0, 1], got {self.slip}")
 
 
 # Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
@@ -148,11 +156,13 @@ def world_values(
     exact: bool,
     max_nodes: int | None = None,
     guess: int | None = None,
+    close: int = 0,
+    slip: float = 0.0,
 ) -> dict[int, float]:
     """Utility of each legal card in one world (exact card points or threshold bands; see
     the module doc for ``max_nodes``; ``guess``: expected exact points, the search's first
-    probe)."""
-    return _world_values(view, world, solver, exact, max_nodes, guess)[0]
+    probe; ``close``, ``slip``: see :class:`SearchConfig`)."""
+    return _world_values(view, world, solver, exact, max_nodes, guess, close, slip)[0]
 
 
 def _world_values(
@@ -162,8 +172,16 @@ def _world_values(
     exact: bool,
     max_nodes: int | None,
     guess: int | None,
+    close: int = 0,
+    slip: float = 0.0,
 ) -> tuple[dict[int, float], int | None]:
-    """(:func:`world_values`, the exact points of the first card: the next world's guess)."""
+    """(:func:`world_values`, the exact points of the first card: the next world's guess).
+
+    ``close`` > 0 (before the exact phase): when every card wins (or every card loses) this
+    world for the declarer, a second question asks which cards leave him within ``close``
+    card points of the threshold; a close world moves ``slip`` of the win/loss swing towards
+    the other outcome (players who cannot see the cards may still turn it), so a defender
+    prefers cards that keep a lost game close."""
     c, d = view.contract, view.declarer
     twelve = world.hands[d] | view.played[d] | world.skat
     pos = position_of(view, world)
@@ -183,12 +201,22 @@ def _world_values(
     first = solver.best_moves(pos, BANDS[key], max_nodes=max_nodes)
     level = {k: key + (0.5 if r is None else r) for k, r in first.items()}  # thresholds reached
     outcomes = set(first.values())
-    if len(outcomes) == 1 and None not in outcomes and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
+    alike = len(outcomes) == 1 and None not in outcomes
+    if alike and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
         nxt = key + 1 if 1 in outcomes else key - 1
         if 0 <= nxt < len(BANDS):
             second = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
             level = {k: nxt + (0.5 if r is None else r) for k, r in second.items()}
-    return {k: _band_utility(bands, lv) for k, lv in level.items()}, None
+    values = {k: _band_utility(bands, lv) for k, lv in level.items()}
+    if close and alike:
+        made = 1 in outcomes
+        target = BANDS[key] + close if made else BANDS[key] - close
+        near = solver.best_moves(pos, target, max_nodes=max_nodes)
+        # 1: close (made below the target, or failed at or above it); None: unsettled
+        swing = slip * (bands[key + 1] - bands[key]) * (-1 if made else 1)
+        for k, r in near.items():
+            values[k] += swing * (0.5 if r is None else float(r != made))
+    return values, None
 
 
 def _band_utility(bands: tuple[float, ...], level: float) -> float:
@@ -223,7 +251,9 @@ def card_values(
     solved = 0
     guess = None
     for world, w in worlds:
-        values, guess = _world_values(view, world, solver, exact, limit, guess)
+        values, guess = _world_values(
+            view, world, solver, exact, limit, guess, config.close, config.slip
+        )
         for k, v in values.items():
             totals[k] = totals.get(k, 0.0) + w * v
         weight += w
