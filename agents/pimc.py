@@ -424,10 +424,11 @@ class PimcAgent(ViewAgent):
     def play_card(self, view: PlayerView) -> int:
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
-        rng = _key_rng(self.seed, "play", *view_key(view))
-        if not view.is_declarer and not view.trick and sum(view.tricks) < self.options.defence_leads:
+        defending = not view.is_declarer
+        if defending and not view.trick and sum(view.tricks) < self.options.defence_leads:
             self.last_values = {}
-            return h.choose_card(view)
+            return h.choose_card(view)  # its lead conventions (measured: docs/search.md)
+        rng = _key_rng(self.seed, "play", *view_key(view))
         weigher = self._weigher(view)
         if not view.is_declarer and sum(view.tricks) < self.options.defence_rollouts:
             card, values = self._rollout_card(view, rng, weigher)
