@@ -121,14 +121,17 @@ class PimcOptions:
     # pimc:fast (bench_defence.py, 600 deals; docs/search.md)
     play_inference: bool = False
     play_penalty: float = 2.0
+    # defenders lead the heuristic's card in the first this many tricks (``dlead=K``); off:
+    # +1.1 points of defence wins [+0.2, +2.0] against the heuristic declarer, -0.9 [-1.8,
+    # +0.2] against ppo (docs/search.md)
+    defence_leads: int = 0
     # close games (SearchConfig.close): a world every card wins (or loses) for the declarer
     # is scored by whether he ends within this many card points of the threshold, a close
-    # one moving ``slip`` of the win/loss swing; for the defenders (``dclose=M``) and the
-    # declarer (``close=M``); 0: off
+    # one moving ``slip`` of the win/loss swing; for the declarer (``close=M``, default 10:
+    # +0.6 [-0.1, +1.3] and +0.8 [+0.1, +1.5] SF/game over 0, docs/search.md) and the
+    # defenders (``dclose=M``, off: -0.5 [-1.9, +0.9] points of defence wins at 10); 0: off
+    declarer_close: int = 10
     defence_close: int = 0
-    # defenders lead the heuristic's card in the first this many tricks (``dlead=K``)
-    defence_leads: int = 0
-    declarer_close: int = 0
     slip: float = 0.2
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)

@@ -157,9 +157,11 @@ def test_spec_options() -> None:
     assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, True, True, 0.2)
     assert opts.phase_seconds is None and parse_options("cap=1.5").phase_seconds == 1.5
     opts = parse_options("dclose=10,slip=0.3")
-    assert (opts.card_config(False).close, opts.card_config(True).close) == (10, 0)
+    assert (opts.card_config(False).close, opts.card_config(True).close) == (10, 10)
+    assert PimcOptions().card_config(False).close == 0  # the defenders' default: off
     assert opts.card_config(False).slip == 0.3
     assert parse_options("close=5").card_config(True).close == 5
+    assert parse_options("close=0").card_config(True).close == 0
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
     for bad in (
