@@ -152,7 +152,8 @@ class PimcOptions:
             raise ValueError(f"slack must be in [0, 1], got {self.slack}")
         if not self.defence_temperature > 0:
             raise ValueError(f"dtemp must be > 0, got {self.defence_temperature}")
-        self.card_config(), self.card_config(False)  # validates the search settings
+        for declarer in (True, False):
+            self.card_config(declarer)  # validates the search settings
 
     def card_config(self, declarer: bool = True) -> search.SearchConfig:
         """The card-play search of the declarer's or a defender's seat."""
@@ -433,7 +434,7 @@ class PimcAgent(ViewAgent):
             return h.choose_card(view)  # its lead conventions (measured: docs/search.md)
         rng = _key_rng(self.seed, "play", *view_key(view))
         weigher = self._weigher(view)
-        if not view.is_declarer and sum(view.tricks) < self.options.defence_rollouts:
+        if defending and sum(view.tricks) < self.options.defence_rollouts:
             card, values = self._rollout_card(view, rng, weigher)
             self.last_values = {c: -v for c, v in values.items()}
             return card

@@ -157,7 +157,7 @@ def world_values(
     max_nodes: int | None = None,
     guess: int | None = None,
     close: int = 0,
-    slip: float = 0.0,
+    slip: float = 0.2,
 ) -> dict[int, float]:
     """Utility of each legal card in one world (exact card points or threshold bands; see
     the module doc for ``max_nodes``; ``guess``: expected exact points, the search's first
@@ -172,16 +172,16 @@ def _world_values(
     exact: bool,
     max_nodes: int | None,
     guess: int | None,
-    close: int = 0,
-    slip: float = 0.0,
+    close: int,
+    slip: float,
 ) -> tuple[dict[int, float], int | None]:
     """(:func:`world_values`, the exact points of the first card: the next world's guess).
 
     ``close`` > 0 (before the exact phase): when every card wins (or every card loses) this
     world for the declarer, a second question asks which cards leave him within ``close``
     card points of the threshold; a close world moves ``slip`` of the win/loss swing towards
-    the other outcome (players who cannot see the cards may still turn it), so a defender
-    prefers cards that keep a lost game close."""
+    the other outcome (players who cannot see the cards may still turn it): the declarer
+    prefers the safe line where he wins anyway and, like a defender, keeps a lost game close."""
     c, d = view.contract, view.declarer
     twelve = world.hands[d] | view.played[d] | world.skat
     pos = position_of(view, world)
