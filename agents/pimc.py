@@ -133,6 +133,11 @@ class PimcOptions:
     declarer_close: int = 10
     defence_close: int = 0
     slip: float = 0.2
+    # tricks left from which a world whose cards all win (or all lose) asks the next
+    # threshold too (schneider made or avoided): declarer (``second=N``) and defenders
+    # (``dsecond=N``); 10: from the first lead; 7 the search's default (cost)
+    declarer_second: int = search.SECOND_PASS_TRICKS
+    defence_second: int = search.SECOND_PASS_TRICKS
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
     bidder: str = "learned:model=search"
@@ -159,9 +164,10 @@ class PimcOptions:
         """The card-play search of the declarer's or a defender's seat."""
         cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)
         close = self.declarer_close if declarer else self.defence_close
+        second = self.declarer_second if declarer else self.defence_second
         return search.SearchConfig(
             worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap,
-            pool=self.pool, close=close, slip=self.slip,
+            pool=self.pool, close=close, slip=self.slip, second=second,
         )  # fmt: skip
 
 
@@ -178,7 +184,8 @@ def parse_options(arg: str) -> PimcOptions:
     (defenders' near-tie window for the heuristic's conventions, utility points),
     ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``pinfer=0|1`` (defenders weight worlds by the declarer's card play), ``ppen=X``,
-    ``dclose=M``, ``close=M``, ``slip=X`` (close worlds: :class:`PimcOptions`), ``dlead=K``
+    ``dclose=M``, ``close=M``, ``slip=X`` (close worlds), ``second=N``, ``dsecond=N``
+    (the next threshold asked from N tricks left: :class:`PimcOptions`), ``dlead=K``
     (defenders lead the heuristic's card in the first K tricks),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``ouvert=0|1`` (a
     sure schwarz hand declared ouvert, default on), ``bidder=SPEC`` (an
@@ -226,6 +233,10 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_close" if key == "dclose" else "declarer_close"] = _number(
                 int, key, value, 0
             )
+        elif eq and key in ("dsecond", "second"):
+            fields["defence_second" if key == "dsecond" else "declarer_second"] = _number(
+                int, key, value, 0
+            )
         elif eq and key == "dlead":
             fields["defence_leads"] = _number(int, key, value, 0)
         elif eq and key == "slip":
@@ -240,7 +251,8 @@ def parse_options(arg: str) -> PimcOptions:
                 "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
                 "dtemp=T (>0), "
                 "pool=N (>=1), dtie=X (>=0), droll=K (>=0), pinfer=0|1, ppen=X (>0), "
-                "dclose=M (0..30), close=M (0..30), slip=X (0..1), dlead=K (>=0), "
+                "dclose=M (0..30), close=M (0..30), slip=X (0..1), dsecond=N (0..10), "
+                "second=N (0..10), dlead=K (>=0), "
                 "cap=S|off, slack=X (>=0), ouvert=0|1, "
                 "bidder=SPEC (last; an agent spec other than pimc or human; search: the "
                 "search's own)"

@@ -162,6 +162,9 @@ def test_spec_options() -> None:
     assert opts.card_config(False).slip == 0.3
     assert parse_options("close=5").card_config(True).close == 5
     assert parse_options("close=0").card_config(True).close == 0
+    opts = parse_options("dsecond=10")
+    assert (opts.card_config(False).second, opts.card_config(True).second) == (10, 7)
+    assert parse_options("second=9").card_config(True).second == 9
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
     for bad in (
@@ -179,6 +182,8 @@ def test_spec_options() -> None:
         "pimc:dclose=31",
         "pimc:close=-1",
         "pimc:slip=1.5",
+        "pimc:dsecond=11",
+        "pimc:second=1.5",
     ):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)

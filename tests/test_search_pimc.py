@@ -138,3 +138,39 @@ def test_close_worlds_match_the_exact_points() -> None:
                 assert diff == pytest.approx(swing if points >= 51 else 0.0)
             fired += diff != 0
     assert fired > 0
+
+
+def test_second_threshold_from_the_first_lead_matches_the_exact_points() -> None:
+    """``second=10``: in the first three tricks a world whose cards all answer the win
+    threshold alike asks the next one (schneider made, or avoided), so each card is scored
+    at the band of its exact points; by default (``second=7``) those cards stay tied."""
+    pytest.importorskip("numba")
+    from skat_env.agents.heuristic import HeuristicAgent
+    from skat_env.core.game import PLAY, Game
+    from skat_env.encoding.view import player_view
+    from skat_env.search.pimc import BANDS, _band_utilities, position_of, world_values
+    from skat_env.search.solver import Solver
+    from skat_env.search.worlds import World
+
+    solver, agent, separated = Solver(tt_bits=18), HeuristicAgent(), 0
+    for seed in range(40):
+        g = Game.random(seed, dealer=seed % 3)
+        trick = seed % 3  # 10, 9 or 8 tricks left: beyond the default second question
+        while not g.is_over and not (g.phase == PLAY and sum(g.tricks_won) == trick):
+            g.step(agent.act_view(player_view(g, g.to_act)))
+        if g.is_over or g.contract.game == NULL or g.contract.schneider:
+            continue
+        view = player_view(g, g.to_act)
+        world = World(tuple(g.hands), g.declarer_skat)
+        exact = solver.best_moves(position_of(view, world))
+        if len({p >= BANDS[1] for p in exact.values()}) == 2:
+            continue  # the cards differ at 61: the second question is not asked
+        twelve = g.hands[g.declarer] | g.played[g.declarer] | g.declarer_skat
+        bands = _band_utilities(g.contract, g.bid, twelve)
+        default = world_values(view, world, solver, False)
+        second = world_values(view, world, solver, False, second=10)
+        assert len(set(default.values())) == 1
+        for card, points in exact.items():
+            assert second[card] == bands[sum(points >= t for t in BANDS)]
+        separated += len(set(second.values())) > 1
+    assert separated > 0

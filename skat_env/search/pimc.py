@@ -40,7 +40,7 @@ from .worlds import HandValue, Inference, Weigher, World, WorldSampler, sample_w
 
 BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider made
 BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
-SECOND_PASS_TRICKS = 7  # ask a second threshold only with this many tricks left (cost)
+SECOND_PASS_TRICKS = 7  # default: ask a second threshold with at most this many tricks left
 POINT_TIE_BREAK = 0.1  # utility per card point with exact values (tie-break within a band)
 MAX_NODES = 20_000  # node limit of a threshold search (about 5-10 ms on one core)
 
@@ -70,6 +70,9 @@ class SearchConfig:
     # world counts as close, and the share of the win/loss swing a close world moves; 0: off
     close: int = 0
     slip: float = 0.2
+    # tricks left at or below which a world whose cards all answer the first threshold alike
+    # asks the next one (schneider made or avoided); 10: from the first lead
+    second: int = SECOND_PASS_TRICKS
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
@@ -86,6 +89,8 @@ class SearchConfig:
             raise ValueError(f"close must be 0..30 card points, got {self.close}")
         if not 0.0 <= self.slip <= 1.0:
             raise ValueError(f"slip must be in [0, 1], got {self.slip}")
+        if not 0 <= self.second <= 10:
+            raise ValueError(f"second must be 0..10 tricks left, got {self.second}")
 
 
 # Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
@@ -158,11 +163,12 @@ def world_values(
     guess: int | None = None,
     close: int = 0,
     slip: float = 0.2,
+    second: int = SECOND_PASS_TRICKS,
 ) -> dict[int, float]:
     """Utility of each legal card in one world (exact card points or threshold bands; see
     the module doc for ``max_nodes``; ``guess``: expected exact points, the search's first
-    probe; ``close``, ``slip``: see :class:`SearchConfig`)."""
-    return _world_values(view, world, solver, exact, max_nodes, guess, close, slip)[0]
+    probe; ``close``, ``slip``, ``second``: see :class:`SearchConfig`)."""
+    return _world_values(view, world, solver, exact, max_nodes, guess, close, slip, second)[0]
 
 
 def _world_values(
@@ -174,6 +180,7 @@ def _world_values(
     guess: int | None,
     close: int,
     slip: float,
+    second: int,
 ) -> tuple[dict[int, float], int | None]:
     """(:func:`world_values`, the exact points of the first card: the next world's guess).
 
@@ -202,7 +209,7 @@ def _world_values(
     level = {k: key + (0.5 if r is None else r) for k, r in first.items()}  # thresholds reached
     outcomes = set(first.values())
     alike = len(outcomes) == 1 and None not in outcomes
-    if alike and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
+    if alike and 10 - sum(view.tricks) <= second:
         nxt = key + 1 if 1 in outcomes else key - 1
         if 0 <= nxt < len(BANDS):
             second = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
@@ -252,7 +259,7 @@ def card_values(
     guess = None
     for world, w in worlds:
         values, guess = _world_values(
-            view, world, solver, exact, limit, guess, config.close, config.slip
+            view, world, solver, exact, limit, guess, config.close, config.slip, config.second
         )
         for k, v in values.items():
             totals[k] = totals.get(k, 0.0) + w * v
