@@ -3,11 +3,11 @@
 Every decision samples worlds (deals of the unseen cards consistent with the seat's view,
 weighted by what the auction and declaration reveal: :mod:`skat_env.search.worlds`) and
 solves them with :mod:`skat_env.search.solver`. By default the decisions before the card
-play are the learned ones (``bidder=learned:model=search``, :mod:`skat_env.agents.contracts`
-with the contract model fine-tuned on the search player's own games; the first model: +6.2 and
-+6.7 SF/game over the search's own in the two line-ups, ``pimc:fast`` cards in every seat,
-200 deals, docs/contracts.md); ``bidder=search`` makes the search decide them as below. By
-phase:
+play are the learned ones (``bidder=learned:model=search,margin=5``,
+:mod:`skat_env.agents.contracts` with the contract model fine-tuned on the search player's
+own games; the first model: +6.2 and +6.7 SF/game over the search's own in the two
+line-ups, ``pimc:fast`` cards in every seat, 200 deals, docs/contracts.md); ``bidder=search``
+makes the search decide them as below. By phase:
 
 Card play
     :func:`skat_env.search.pimc.choose_card`: each legal card in each world, valued by the
@@ -99,11 +99,15 @@ class PimcOptions:
     # defenders weight worlds by how likely the declarer's cards make his declaration
     # (skat_env.search.inference, the learned contract model as scorer; ``dinfer=1``)
     # "" off, "declarer" (the model), "partner" (its bids, the heuristic's estimate as the
-    # model of a bidder), "both"; off by default: "declarer" measured -3.4 points of defence
-    # wins [-6.6, -0.4] with 8 worlds, "partner" -0.6 [-3.4, +2.2] (benchmarks/bench_defence.py,
-    # docs/search.md)
-    defence_inference: str = ""
+    # model of a bidder), "both". On by default from trick 2 (``weigh_from``): measured +0.2,
+    # +1.9 [+0.2, +3.6] and +1.7 [-0.2, +3.5] points of defence wins against the heuristic,
+    # pimc:fast and ppo declarers; from the first lead it lost -3.4 [-6.6, -0.4] against
+    # the heuristic (8 worlds; benchmarks/bench_defence.py, docs/search.md)
+    defence_inference: str = "declarer"
     defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
+    # the defenders' weightings (dinfer, pinfer) apply once this many tricks are complete
+    # (``dfrom=K``; 0: from the first lead)
+    weigh_from: int = 1
     pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
     # defenders: cards within this many utility points of the best are near-ties that go to
     # the heuristic's card (its defence conventions: lead through the declarer's long suit
@@ -140,7 +144,9 @@ class PimcOptions:
     defence_second: int = search.SECOND_PASS_TRICKS
     # an agent spec that makes the bidding, skat, discard and declaration decisions while
     # the search plays the cards ("" : the search decides them too; play_only: heuristic)
-    bidder: str = "learned:model=search"
+    # (margin 5: bid up to where the expected score stays 5 SF points above passing;
+    # +1.3 [-0.1, +2.8] SF/game over the learned default 20 with the search's cards)
+    bidder: str = "learned:model=search,margin=5"
     slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
     # safety cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
@@ -184,13 +190,14 @@ def parse_options(arg: str) -> PimcOptions:
     (defenders' near-tie window for the heuristic's conventions, utility points),
     ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
     ``pinfer=0|1`` (defenders weight worlds by the declarer's card play), ``ppen=X``,
+    ``dfrom=K`` (those weightings only once K tricks are complete),
     ``dclose=M``, ``close=M``, ``slip=X`` (close worlds), ``second=N``, ``dsecond=N``
     (the next threshold asked from N tricks left: :class:`PimcOptions`), ``dlead=K``
     (defenders lead the heuristic's card in the first K tricks),
     ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``ouvert=0|1`` (a
     sure schwarz hand declared ouvert, default on), ``bidder=SPEC`` (an
     agent that bids, takes the skat, discards and declares; the search plays the cards;
-    default ``learned:model=search``; ``bidder=search``: the search decides them too; the
+    default ``learned:model=search,margin=5``; ``bidder=search``: the search decides them too; the
     last option: the rest of the spec is the bidder's, commas included)."""
     fields: dict[str, object] = {}
     head, sep, bidder = arg.partition("bidder=")
@@ -237,6 +244,8 @@ def parse_options(arg: str) -> PimcOptions:
             fields["defence_second" if key == "dsecond" else "declarer_second"] = _number(
                 int, key, value, 0
             )
+        elif eq and key == "dfrom":
+            fields["weigh_from"] = _number(int, key, value, 0)
         elif eq and key == "dlead":
             fields["defence_leads"] = _number(int, key, value, 0)
         elif eq and key == "slip":
@@ -252,7 +261,7 @@ def parse_options(arg: str) -> PimcOptions:
                 "dtemp=T (>0), "
                 "pool=N (>=1), dtie=X (>=0), droll=K (>=0), pinfer=0|1, ppen=X (>0), "
                 "dclose=M (0..30), close=M (0..30), slip=X (0..1), dsecond=N (0..10), "
-                "second=N (0..10), dlead=K (>=0), "
+                "second=N (0..10), dfrom=K (>=0), dlead=K (>=0), "
                 "cap=S|off, slack=X (>=0), ouvert=0|1, "
                 "bidder=SPEC (last; an agent spec other than pimc or human; search: the "
                 "search's own)"
@@ -476,8 +485,9 @@ class PimcAgent(ViewAgent):
 
     def _weigher(self, view: PlayerView) -> Weigher | None:
         """A defender's world weighting: from the declaration or bids (``dinfer``) and from
-        the declarer's card play (``pinfer``); None for the declarer or when both are off."""
-        if view.is_declarer:
+        the declarer's card play (``pinfer``); None for the declarer, before trick
+        ``dfrom`` + 1, or when both are off."""
+        if view.is_declarer or sum(view.tricks) < self.options.weigh_from:
             return None
         parts = [self._defence_weigher(view)]
         if self.options.play_inference:

@@ -20,8 +20,9 @@ SPECS = (
     "oracle (sees every card: an upper bound for benchmarks, not a fair player; needs numba)",
     "pimc[:OPTIONS] (search player; options fast, play_only, worlds=N, seconds=S, "
     "bid_worlds=N, infer=0|1, dinfer=0|1|partner|both, dtemp=T, pool=N, dtie=X, cap=S|off, "
-    "droll=K, pinfer=0|1, ppen=X, dclose=M, close=M, slip=X, second=N, dsecond=N, dlead=K, "
-    "slack=X, ouvert=0|1, bidder=SPEC (default learned:model=search; search: "
+    "droll=K, pinfer=0|1, ppen=X, dclose=M, close=M, slip=X, second=N, dsecond=N, dfrom=K, "
+    "dlead=K, "
+    "slack=X, ouvert=0|1, bidder=SPEC (default learned:model=search,margin=5; search: "
     "the search's own contract decisions), comma-separated)",
 )
 

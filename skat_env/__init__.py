@@ -18,7 +18,7 @@ __all__ = [
     "Result",
     "random_deal",
 ]
-__version__ = "0.5.0"  # pyproject and CHANGELOG.md say the same (a test checks)
+__version__ = "0.6.0"  # pyproject and CHANGELOG.md say the same (a test checks)
 
 
 def __getattr__(name: str):

@@ -48,7 +48,8 @@ def test_spec_options_and_the_defenders_card() -> None:
     assert parse_options("dinfer=partner").defence_inference == "partner"
     assert parse_options("dinfer=both").defence_inference == "both"
     assert opts.card_config().pool == 8
-    assert not parse_options("").defence_inference
+    assert parse_options("").defence_inference == "declarer"  # the default, from trick 2
+    assert not parse_options("dinfer=0").defence_inference
     for bad in ("pimc:dinfer=2", "pimc:dinfer=true", "pimc:dtemp=0", "pimc:pool=0", "pimc:dtemp=x"):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
@@ -82,7 +83,7 @@ def test_dtie_and_dinfer_apply_to_defenders_only(monkeypatch) -> None:
     assert parse_options("").defence_window == 1.0
     with pytest.raises(AgentSpecError, match="pimc"):
         make_agent("pimc:dtie=-1")
-    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,dtie=15,dinfer=1")
+    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,dtie=15,dfrom=0")
     got = sorted((d, window, weigher is not None) for d, window, weigher in seen)
     assert got == [(False, 15.0, True), (False, 15.0, True), (True, 1.0, False)]
 
@@ -94,9 +95,26 @@ def test_pinfer_weighs_worlds_by_the_declarers_cards_for_defenders_only(monkeypa
     for bad in ("pimc:pinfer=2", "pimc:ppen=0", "pimc:ppen=x"):
         with pytest.raises(AgentSpecError, match="pimc"):
             make_agent(bad)
-    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,pinfer=1")
+    seen = _searches_of_each_seat(monkeypatch, "pimc:fast,play_only,pinfer=1,dinfer=0,dfrom=0")
     got = sorted((d, type(weigher).__name__) for d, _, weigher in seen)
     assert got == [(False, "PlayInference"), (False, "PlayInference"), (True, "NoneType")]
+
+
+def test_dfrom_weighs_the_defenders_worlds_only_once_k_tricks_are_complete() -> None:
+    assert parse_options("dfrom=2").weigh_from == 2 and parse_options("").weigh_from == 1
+    for bad in ("pimc:dfrom=-1", "pimc:dfrom=x", "pimc:dfrom=1.5"):
+        with pytest.raises(AgentSpecError, match="pimc"):
+            make_agent(bad)
+    agent = make_agent("pimc:fast,play_only", seed=1)  # the default: dinfer=1,dfrom=1
+    plain = make_agent("pimc:fast,play_only,dfrom=0", seed=1)
+    game = _heuristic_game(20)
+    defender = next(s for s in range(3) if s != game.declarer)
+    assert agent._weigher(player_view(game, defender)) is None
+    assert plain._weigher(player_view(game, defender)) is not None
+    while sum(game.tricks_won) < 1:
+        game.step(h.choose_card(player_view(game, game.to_act)))
+    assert agent._weigher(player_view(game, defender)) is not None
+    assert agent._weigher(player_view(game, game.declarer)) is None
 
 
 def test_bidder_is_the_last_option_and_keeps_its_commas() -> None:
