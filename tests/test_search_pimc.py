@@ -98,29 +98,38 @@ def test_takes_every_trick_needs_every_deal() -> None:
     assert not takes_every_trick(c, 0, 0, [], solver)
 
 
+def _suit_or_grand_at(seed: int, trick: int):
+    """The heuristic's game of ``seed`` with ``trick`` tricks complete: (game, the view of
+    the seat to act, the true world), or None for a null game, schneider announced, or a
+    game over before it."""
+    from skat_env.agents.heuristic import HeuristicAgent
+    from skat_env.core.game import PLAY, Game
+    from skat_env.encoding.view import player_view
+    from skat_env.search.worlds import World
+
+    g, agent = Game.random(seed, dealer=seed % 3), HeuristicAgent()
+    while not g.is_over and not (g.phase == PLAY and sum(g.tricks_won) == trick):
+        g.step(agent.act_view(player_view(g, g.to_act)))
+    if g.is_over or g.contract.game == NULL or g.contract.schneider:
+        return None
+    return g, player_view(g, g.to_act), World(tuple(g.hands), g.declarer_skat)
+
+
 def test_close_worlds_match_the_exact_points() -> None:
     """``close``: in a world every card wins (or loses) for the declarer, a card is scored
     close exactly when the exact solve ends him within ``close`` points of the threshold
     (below it: the swing the declarer's way, above: the defenders'); other worlds and
     cards are scored as without it."""
     pytest.importorskip("numba")
-    from skat_env.agents.heuristic import HeuristicAgent
-    from skat_env.core.game import PLAY, Game
-    from skat_env.encoding.view import player_view
     from skat_env.search.pimc import BANDS, _band_utilities, position_of, world_values
     from skat_env.search.solver import Solver
-    from skat_env.search.worlds import World
 
-    solver, agent, fired = Solver(tt_bits=18), HeuristicAgent(), 0
+    solver, fired = Solver(tt_bits=18), 0
     for seed in range(60):
-        g = Game.random(seed, dealer=seed % 3)
-        trick = 2 + seed % 3  # the schneider question comes too from trick 4 on
-        while not g.is_over and not (g.phase == PLAY and sum(g.tricks_won) == trick):
-            g.step(agent.act_view(player_view(g, g.to_act)))
-        if g.is_over or g.contract.game == NULL or g.contract.schneider:
+        found = _suit_or_grand_at(seed, 2 + seed % 3)  # the schneider question from trick 4
+        if found is None:
             continue
-        view = player_view(g, g.to_act)
-        world = World(tuple(g.hands), g.declarer_skat)
+        g, view, world = found
         plain = world_values(view, world, solver, False)
         near = world_values(view, world, solver, False, close=10, slip=0.2)
         exact = solver.best_moves(position_of(view, world))
@@ -145,23 +154,15 @@ def test_second_threshold_from_the_first_lead_matches_the_exact_points() -> None
     threshold alike asks the next one (schneider made, or avoided), so each card is scored
     at the band of its exact points; by default (``second=7``) those cards stay tied."""
     pytest.importorskip("numba")
-    from skat_env.agents.heuristic import HeuristicAgent
-    from skat_env.core.game import PLAY, Game
-    from skat_env.encoding.view import player_view
     from skat_env.search.pimc import BANDS, _band_utilities, position_of, world_values
     from skat_env.search.solver import Solver
-    from skat_env.search.worlds import World
 
-    solver, agent, separated = Solver(tt_bits=18), HeuristicAgent(), 0
+    solver, separated = Solver(tt_bits=18), 0
     for seed in range(40):
-        g = Game.random(seed, dealer=seed % 3)
-        trick = seed % 3  # 10, 9 or 8 tricks left: beyond the default second question
-        while not g.is_over and not (g.phase == PLAY and sum(g.tricks_won) == trick):
-            g.step(agent.act_view(player_view(g, g.to_act)))
-        if g.is_over or g.contract.game == NULL or g.contract.schneider:
+        found = _suit_or_grand_at(seed, seed % 3)  # 10, 9 or 8 tricks left: before the default
+        if found is None:
             continue
-        view = player_view(g, g.to_act)
-        world = World(tuple(g.hands), g.declarer_skat)
+        g, view, world = found
         exact = solver.best_moves(position_of(view, world))
         if len({p >= BANDS[1] for p in exact.values()}) == 2:
             continue  # the cards differ at 61: the second question is not asked

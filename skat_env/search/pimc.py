@@ -212,8 +212,8 @@ def _world_values(
     if alike and 10 - sum(view.tricks) <= second:
         nxt = key + 1 if 1 in outcomes else key - 1
         if 0 <= nxt < len(BANDS):
-            second = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
-            level = {k: nxt + (0.5 if r is None else r) for k, r in second.items()}
+            answers = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
+            level = {k: nxt + (0.5 if r is None else r) for k, r in answers.items()}
     values = {k: _band_utility(bands, lv) for k, lv in level.items()}
     if close and alike:
         made = 1 in outcomes
