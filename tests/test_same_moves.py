@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from same_moves import LINEUPS, RECORD, play
 
 RECORDED = json.loads(RECORD.read_text())
