@@ -5,6 +5,8 @@ The rules core (``cards``, ``tables``, ``bidding``, ``tricks``, ``scoring``, ``m
 adapters on top of it.
 """
 
+from importlib import metadata as _metadata
+
 from .core.game import DealError, Game, IllegalMoveError, Result, random_deal
 from .core.moves import MOVE_INDEX, MOVE_NAMES, NUM_MOVES
 
@@ -18,7 +20,10 @@ __all__ = [
     "Result",
     "random_deal",
 ]
-__version__ = "0.6.0"  # pyproject and CHANGELOG.md say the same (a test checks)
+try:  # pyproject.toml is the one place the version is written
+    __version__ = _metadata.version("skat-env")
+except _metadata.PackageNotFoundError:  # a checkout on sys.path that was never installed
+    __version__ = "0+unknown"
 
 
 def __getattr__(name: str):
