@@ -239,7 +239,10 @@ function bottomHand(state, info, opts) {
   const skat = new Set(state.phase === "discard" ? state.skat : []);
   const cards = info.hand.map((c) => {
     const card = cardEl(c);
-    if (skat.has(c)) card.classList.add("from-skat");
+    if (skat.has(c)) {
+      card.classList.add("from-skat");
+      card.appendChild(el("span", "skat-mark", "★"));
+    }
     if (legal && (legal.phase === "play" || legal.phase === "discard")) {
       if (legal.moves.includes(c)) {
         card.classList.add("playable");
@@ -442,6 +445,16 @@ function renderPlay(opts = {}) {
   else status("");
   if (state.result && !play.busy) showEnd();
   else $("end-panel").classList.add("hidden");
+  if (state.phase === "play" && play.phase !== "play") showTable(".centre");
+  play.phase = state.phase;
+}
+
+function showTable(sel) {
+  // Scroll the table (or, when it is taller than the screen, `sel` in it) into view if it
+  // is above the screen: after declaring at the bottom of a phone, or "Next game".
+  const table = $("table");
+  const target = table.offsetHeight <= innerHeight ? table : table.querySelector(sel);
+  if (target.getBoundingClientRect().top < 0) target.scrollIntoView({ block: "start" });
 }
 
 function verdict(state, ctx) {
@@ -513,7 +526,7 @@ function declareGrid(state, moves) {
   const games = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
   const extras = ["", "schneider", "schwarz", "ouvert"].filter((x) => !x || moves.some((mv) => mv.endsWith(` ${x}`)));
   const grid = el("div", extras.length > 1 ? "declare-grid" : "declare-grid row");
-  grid.style.gridTemplateColumns = `repeat(${extras.length}, auto)`;
+  grid.style.gridTemplateColumns = `repeat(${extras.length}, minmax(0, auto))`;
   const hand = state.hand_game ? " hand" : "";
   for (const g of games) {
     const names = extras.map((x) => (x ? `${g} ${x}` : g));
@@ -658,6 +671,7 @@ async function newGame() {
   play.selected.clear();
   play.think = {};
   $("end-panel").classList.add("hidden");
+  showTable(".seat");
   status(t("st.dealing"));
   try {
     const resp = await api("POST", "/api/games", body);
