@@ -21,7 +21,8 @@ Declaration
 
 The agent :class:`LearnedContractsAgent` makes these decisions and leaves the card play to
 another agent (the heuristic's by default): the spec ``learned`` (also ``heuristic:contracts=
-learned``), and ``pimc:bidder=learned`` for the search player's cards.
+learned``; its options are in :mod:`.specs`), and ``pimc:bidder=learned`` for the search
+player's cards.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from skat_env.encoding.view import PlayerView
 from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contract_model import (
-    BUNDLED,
     HAND_FEATURES,
     KINDS,
     N_FEATURES,
@@ -289,40 +289,4 @@ class LearnedContractsAgent(ViewAgent):
         return self.decider.act_view(view)
 
 
-def parse_options(arg: str) -> ContractDecider:
-    """A decider from ``learned`` options: ``margin=X``, ``skats=N``, ``model=PATH`` (or a
-    bundled model by name: ``heuristic``, the default, learned from the heuristic's card
-    play; ``search``, from the search player's), ``nulls=0|1``."""
-    fields: dict[str, object] = {}
-    for item in filter(None, arg.split(",")):
-        key, eq, value = item.partition("=")
-        try:
-            if eq and key == "margin":
-                fields["margin"] = float(value)
-            elif eq and key == "skats" and int(value) >= 1:
-                fields["skats"] = int(value)
-            elif eq and key == "model":
-                fields["model"] = ContractModel.load(BUNDLED.get(value, value))
-            elif eq and key == "nulls" and value in ("0", "1"):
-                fields["nulls"] = value == "1"
-            elif eq and key == "auction" and value in ("0", "1"):
-                fields["auction"] = value == "1"
-            else:
-                raise ValueError
-        except ValueError as e:
-            why = str(e) or f"unknown or bad learned option {item!r}"
-            raise ValueError(
-                f"{why}; options: margin=X, skats=N (>=1), model=PATH|heuristic|search, nulls=0|1, "
-                "auction=0|1"
-            ) from None
-    return ContractDecider(**fields)
-
-
-def make_learned(arg: str = "", name: str = "learned") -> LearnedContractsAgent:
-    """The agent of a ``learned[:OPTIONS]`` spec (``ValueError`` for bad options)."""
-    return LearnedContractsAgent(parse_options(arg), name=name)
-
-
-__all__ = [
-    "HAND_VARIANTS", "ContractDecider", "LearnedContractsAgent", "make_learned", "parse_options",
-]  # fmt: skip
+__all__ = ["HAND_VARIANTS", "ContractDecider", "LearnedContractsAgent"]

@@ -37,12 +37,13 @@ import copy
 import functools
 import time
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
 
-from skat_env.core.cards import FULL_DECK, cards_of
+from skat_env.core.cards import cards_of
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
 from skat_env.core.moves import HAND, MOVE_INDEX, PICKUP, declared_contract
 from skat_env.core.scoring import Contract
@@ -58,231 +59,86 @@ from skat_env.core.tables import (
 from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
-from skat_env.search.inference import (
-    Combined,
-    DeclarerInference,
-    PartnerInference,
-    PlayInference,
-    Scorer,
-)
-from skat_env.search.rollouts import rollout_values
+from skat_env.search.inference import DeclarerInference, Scorer
 from skat_env.search.solver import Solver
-from skat_env.search.worlds import Weigher, WorldSampler, hand_game_value, sample_worlds
+from skat_env.search.worlds import WorldSampler, hand_game_value
 
 from . import heuristic as h
 from .base import Agent, ViewAgent
-from .contracts import make_learned, opponents_bids
+from .contracts import opponents_bids
+from .specs import KINDS, parse_spec
 
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
 HAND_MIN_WINS = 0.7  # pickup win rate from which a hand game is worth trying
 PAIRS_PER_GAME = 2  # discard pairs solved per candidate contract
 GATE_MARGIN = -2.0  # heuristic threshold shift below which a hand is not solved at all
+SLACK = 0.25  # share of double-dummy losses counted as wins in the contract decisions
 # worlds in which an ouvert hand must take every trick: an ouvert pays one multiplier level
 # more than schwarz announced, losing it costs some 35 times that, so it must hold in about
 # 97% of the deals; one failure in 256 worlds is likely above 1.2% (95% chance)
 OUVERT_WORLDS = 256
+# close worlds (SearchConfig.close) for the declarer: +0.6 [-0.1, +1.3] and +0.8 [+0.1, +1.5]
+# SF/game over none (docs/search.md); the defenders' search has none
+DECLARER_CLOSE = 10
+# the defenders weight worlds by the declaration (dinfer) once this many tricks are complete:
+# from the first lead it lost -3.4 [-6.6, -0.4] points of defence wins against the heuristic
+WEIGH_FROM = 1
+DEFENCE_TEMPERATURE = 20.0  # soft-max temperature of the declarer's choice (SF points)
+_D = KINDS["pimc"].defaults()  # the spec table holds each option's default
 
 
 @dataclass(frozen=True)
 class PimcOptions:
-    """Search sizes and switches (the spec options of :func:`parse_options`)."""
+    """Search sizes and switches: the ``pimc`` options of the spec table
+    (:mod:`skat_env.agents.specs`, ``docs/agents.md``; :func:`options_of`)."""
 
-    worlds: int = 32
-    # card play: expected seconds per decision (see SearchConfig.budget); with the
-    # node-limited searches this affords all 32 worlds at every trick (WORLD_COST)
-    seconds: float = 3.5
-    bid_worlds: int = 6
-    # off by default: weighting worlds by the auction and declaration measured -1.4 SF/game
-    # [-2.9, +0.3] against uniform worlds (docs/search.md); ``infer=1`` turns it on
-    inference: bool = False
-    play_only: bool = False  # heuristic bidding, skat, discard and declaration
+    worlds: int = _D["worlds"]
+    budget: float = _D["seconds"]  # card play: expected seconds per decision (``seconds=``)
+    bid_worlds: int = _D["bid_worlds"]
+    play_only: bool = _D["play_only"]  # heuristic bidding, skat, discard and declaration
     # defenders weight worlds by how likely the declarer's cards make his declaration
-    # (skat_env.search.inference, the learned contract model as scorer; ``dinfer=1``)
-    # "" off, "declarer" (the model), "partner" (its bids, the heuristic's estimate as the
-    # model of a bidder), "both". On by default from trick 2 (``weigh_from``): measured +0.2,
-    # +1.9 [+0.2, +3.6] and +1.7 [-0.2, +3.5] points of defence wins against the heuristic,
-    # pimc:fast and ppo declarers; from the first lead it lost -3.4 [-6.6, -0.4] against
-    # the heuristic (8 worlds; benchmarks/bench_defence.py, docs/search.md)
-    defence_inference: str = "declarer"
-    defence_temperature: float = 20.0  # soft-max temperature of that choice (SF points)
-    # the defenders' weightings (dinfer, pinfer) apply once this many tricks are complete
-    # (``dfrom=K``; 0: from the first lead)
-    weigh_from: int = 1
-    pool: int = 4  # uniform worlds drawn per world kept when worlds are weighted
-    # defenders: cards within this many utility points of the best are near-ties that go to
-    # the heuristic's card (its defence conventions: lead through the declarer's long suit
-    # or up to his short one, cash sure winners, smear points onto a partner's sure trick);
-    # 15 measured -0.4 points of defence wins [-1.2, +0.5] (pimc:fast), so 1 stays
-    defence_window: float = 1.0
-    # defenders value their cards in the first this many tricks by playouts (every seat
-    # plays the sampled world out by the heuristic's card play from its own view:
-    # skat_env.search.rollouts) instead of double-dummy solves (0: never; ``droll=K``)
-    defence_rollouts: int = 0
-    # defenders weight worlds by the declarer's card play so far (PlayInference: the
-    # heuristic's card play as the model of his; ``pinfer=1``, ``ppen=X`` the log-weight a
-    # world loses per card the model does not explain); off by default: -1.4 points of
-    # defence wins [-4.4, +1.6] against the heuristic declarer, -0.7 [-3.9, +2.6] against
-    # pimc:fast (bench_defence.py, 600 deals; docs/search.md)
-    play_inference: bool = False
-    play_penalty: float = 2.0
-    # defenders lead the heuristic's card in the first this many tricks (``dlead=K``); off:
-    # +1.1 points of defence wins [+0.2, +2.0] against the heuristic declarer, -0.9 [-1.8,
-    # +0.2] against ppo (docs/search.md)
-    defence_leads: int = 0
-    # close games (SearchConfig.close): a world every card wins (or loses) for the declarer
-    # is scored by whether he ends within this many card points of the threshold, a close
-    # one moving ``slip`` of the win/loss swing; for the declarer (``close=M``, default 10:
-    # +0.6 [-0.1, +1.3] and +0.8 [+0.1, +1.5] SF/game over 0, docs/search.md) and the
-    # defenders (``dclose=M``, off: -0.5 [-1.9, +0.9] points of defence wins at 10); 0: off
-    declarer_close: int = 10
-    defence_close: int = 0
-    slip: float = 0.2
-    # tricks left from which a world whose cards all win (or all lose) asks the next
-    # threshold too (schneider made or avoided): declarer (``second=N``) and defenders
-    # (``dsecond=N``); 10: from the first lead; 7 the search's default (cost)
-    declarer_second: int = search.SECOND_PASS_TRICKS
-    defence_second: int = search.SECOND_PASS_TRICKS
-    # an agent spec that makes the bidding, skat, discard and declaration decisions while
-    # the search plays the cards ("" : the search decides them too; play_only: heuristic)
-    # (margin 5: bid up to where the expected score stays 5 SF points above passing;
-    # +1.3 [-0.1, +2.8] SF/game over the learned default 20 with the search's cards)
-    bidder: str = "learned:model=search,margin=5"
-    slack: float = 0.25  # share of double-dummy losses counted as wins in contract choice
-    # safety cap per contract decision (bidding, skat, discard): no new world or contract
+    # (skat_env.search.inference, the learned contract model as scorer), from trick 2
+    # (WEIGH_FROM): +0.2, +1.9 [+0.2, +3.6] and +1.7 [-0.2, +3.5] points of defence wins
+    # against the heuristic, pimc:fast and ppo declarers (benchmarks/bench_defence.py)
+    defence_inference: bool = _D["dinfer"]
+    # the agent spec of the bidding, skat, discard and declaration decisions while the
+    # search plays the cards ("" : the search decides them too; play_only: the heuristic);
+    # margin 5: +1.3 [-0.1, +2.8] SF/game over the learned default 20 with the search's cards
+    bidder: str = _D["bidder"]
+    # wall-clock cap per contract decision (bidding, skat, discard): no new world or contract
     # is solved past it; None: no cap (fully deterministic). Trick-1 searches of close
     # contracts can take seconds each, so the cap is a wall-clock one.
-    phase_seconds: float | None = 3.0
+    cap: float | None = _D["cap"]
     # a suit or grand hand game becomes ouvert when the declarer takes every trick in each
     # of OUVERT_WORLDS sampled worlds (``ouvert=0``: never)
-    ouvert: bool = True
+    ouvert: bool = _D["ouvert"]
 
     def __post_init__(self) -> None:
         if self.bid_worlds < 1:
             raise ValueError(f"bid_worlds must be >= 1, got {self.bid_worlds}")
-        if not 0.0 <= self.slack <= 1.0:
-            raise ValueError(f"slack must be in [0, 1], got {self.slack}")
-        if not self.defence_temperature > 0:
-            raise ValueError(f"dtemp must be > 0, got {self.defence_temperature}")
-        for declarer in (True, False):
-            self.card_config(declarer)  # validates the search settings
+        self.card_config()  # validates the search settings
 
     def card_config(self, declarer: bool = True) -> search.SearchConfig:
-        """The card-play search of the declarer's or a defender's seat."""
-        cap = None if self.phase_seconds is None else max(1.0, 5 * self.seconds)
-        close = self.declarer_close if declarer else self.defence_close
-        second = self.declarer_second if declarer else self.defence_second
-        return search.SearchConfig(
-            worlds=self.worlds, budget=self.seconds, inference=self.inference, seconds=cap,
-            pool=self.pool, close=close, slip=self.slip, second=second,
-        )  # fmt: skip
+        """The card-play search of the declarer's or a defender's seat (its wall-clock cap
+        five budgets, at least a second, and none when the contract decisions have none)."""
+        cap = None if self.cap is None else max(1.0, 5 * self.budget)
+        close = DECLARER_CLOSE if declarer else 0
+        return search.SearchConfig(worlds=self.worlds, budget=self.budget, cap=cap, close=close)
 
 
-DINFER = {"0": "", "1": "declarer", "partner": "partner", "both": "both"}
-PRESETS = {"fast": {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}}
+def options_of(values: Mapping[str, object]) -> PimcOptions:
+    """The options of a parsed ``pimc`` spec (its values by option name)."""
+    bidder = str(values["bidder"])
+    return PimcOptions(
+        worlds=values["worlds"], budget=values["seconds"], bid_worlds=values["bid_worlds"],
+        play_only=values["play_only"], defence_inference=values["dinfer"],
+        bidder="" if bidder == "search" else bidder, cap=values["cap"], ouvert=values["ouvert"],
+    )  # type: ignore[arg-type]  # fmt: skip
 
 
 def parse_options(arg: str) -> PimcOptions:
-    """Options of a ``pimc:...`` spec: comma-separated ``fast``, ``play_only``,
-    ``worlds=N``, ``seconds=S`` (card-play budget), ``bid_worlds=N``, ``infer=0|1``,
-    ``dinfer=0|1|partner|both`` (defenders' inference from the declaration, from the
-    partner's bids, or both), ``dtemp=T`` (the declaration's temperature), ``pool=N``
-    (uniform worlds drawn per weighted world kept), ``dtie=X``
-    (defenders' near-tie window for the heuristic's conventions, utility points),
-    ``droll=K`` (defenders' cards in the first K tricks valued by heuristic playouts),
-    ``pinfer=0|1`` (defenders weight worlds by the declarer's card play), ``ppen=X``,
-    ``dfrom=K`` (those weightings only once K tricks are complete),
-    ``dclose=M``, ``close=M``, ``slip=X`` (close worlds), ``second=N``, ``dsecond=N``
-    (the next threshold asked from N tricks left: :class:`PimcOptions`), ``dlead=K``
-    (defenders lead the heuristic's card in the first K tricks),
-    ``cap=S|off`` (wall-clock cap per contract decision), ``slack=X``, ``ouvert=0|1`` (a
-    sure schwarz hand declared ouvert, default on), ``bidder=SPEC`` (an
-    agent that bids, takes the skat, discards and declares; the search plays the cards;
-    default ``learned:model=search,margin=5``; ``bidder=search``: the search decides them too; the
-    last option: the rest of the spec is the bidder's, commas included)."""
-    fields: dict[str, object] = {}
-    head, sep, bidder = arg.partition("bidder=")
-    if sep and head and not head.endswith(","):
-        head, bidder, sep = arg, "", ""  # "bidder=" inside another option's value
-    items = [*filter(None, head.split(","))] + ([f"bidder={bidder}"] if sep else [])
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq and key in PRESETS:
-            fields.update(PRESETS[key])
-        elif not eq and key == "play_only":
-            fields["play_only"] = True
-        elif eq and key == "bidder" and value == "search":
-            fields["bidder"] = ""
-        elif eq and key == "bidder" and value and not value.startswith(("pimc", "human")):
-            fields["bidder"] = value
-        elif eq and key in ("worlds", "bid_worlds"):
-            fields[key] = _number(int, key, value, 1)
-        elif eq and key == "seconds":
-            fields[key] = _number(float, key, value, 1e-6)
-        elif eq and key == "infer" and value in ("0", "1"):
-            fields["inference"] = value == "1"
-        elif eq and key == "dinfer" and value in DINFER:
-            fields["defence_inference"] = DINFER[value]
-        elif eq and key == "dtemp":
-            fields["defence_temperature"] = _number(float, key, value, 1e-6)
-        elif eq and key == "pool":
-            fields["pool"] = _number(int, key, value, 1)
-        elif eq and key == "pinfer" and value in ("0", "1"):
-            fields["play_inference"] = value == "1"
-        elif eq and key == "ppen":
-            fields["play_penalty"] = _number(float, key, value, 1e-9)
-        elif eq and key == "droll":
-            fields["defence_rollouts"] = _number(int, key, value, 0)
-        elif eq and key == "dtie":
-            fields["defence_window"] = _number(float, key, value, 0.0)
-        elif eq and key == "slack":
-            fields["slack"] = _number(float, key, value, 0.0)
-        elif eq and key in ("dclose", "close"):
-            fields["defence_close" if key == "dclose" else "declarer_close"] = _number(
-                int, key, value, 0
-            )
-        elif eq and key in ("dsecond", "second"):
-            fields["defence_second" if key == "dsecond" else "declarer_second"] = _number(
-                int, key, value, 0
-            )
-        elif eq and key == "dfrom":
-            fields["weigh_from"] = _number(int, key, value, 0)
-        elif eq and key == "dlead":
-            fields["defence_leads"] = _number(int, key, value, 0)
-        elif eq and key == "slip":
-            fields["slip"] = _number(float, key, value, 0.0)
-        elif eq and key == "ouvert" and value in ("0", "1"):
-            fields["ouvert"] = value == "1"
-        elif eq and key == "cap":
-            fields["phase_seconds"] = None if value == "off" else _number(float, key, value, 1e-6)
-        else:
-            raise ValueError(
-                f"unknown pimc option {item!r}; options: fast, play_only, worlds=N (>=1), "
-                "seconds=S (>0), bid_worlds=N (>=1), infer=0|1, dinfer=0|1|partner|both, "
-                "dtemp=T (>0), "
-                "pool=N (>=1), dtie=X (>=0), droll=K (>=0), pinfer=0|1, ppen=X (>0), "
-                "dclose=M (0..30), close=M (0..30), slip=X (0..1), dsecond=N (0..10), "
-                "second=N (0..10), dfrom=K (>=0), dlead=K (>=0), "
-                "cap=S|off, slack=X (>=0), ouvert=0|1, "
-                "bidder=SPEC (last; an agent spec other than pimc or human; search: the "
-                "search's own)"
-            )
-    return PimcOptions(**fields)
-
-
-def _number(kind: type, key: str, value: str, least: float) -> int | float:
-    try:
-        x = kind(value)
-    except ValueError:
-        raise ValueError(f"pimc option {key} must be a number, got {value!r}") from None
-    if x < least:
-        raise ValueError(f"pimc option {key} must be >= {least:g}, got {value!r}")
-    return x
-
-
-def hand_value(ten: int, forehand: bool) -> int:
-    """Game value a ten-card hand supports (the heuristic's estimate): the inference's
-    model of the other bidders."""
-    return h.estimate(ten, forehand).value
+    """The options of the spec ``pimc:ARG`` (``AgentSpecError`` for a bad one)."""
+    return options_of(parse_spec(f"pimc:{arg}" if arg else "pimc").values)
 
 
 @functools.cache
@@ -362,27 +218,26 @@ class PimcAgent(ViewAgent):
 
     def __init__(self, seed: int | None = None, options: PimcOptions | None = None, name: str = "",
                  bidder: Agent | None = None):  # fmt: skip
-        """``bidder``: the agent that ``options.bidder`` names (the registry resolves the spec)."""
+        """``bidder``: the agent of the contract decisions (default: the one that
+        ``options.bidder`` names, built here)."""
         self.options = options or PimcOptions()
         self.name = name or "pimc"
         self.seed = 0 if seed is None else int(seed)
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
-        self.bidder = self._make_bidder(bidder)
+        self.bidder = self._make_bidder(bidder, seed)
         self.last_values: dict[int, float] = {}  # card -> mean utility of the last card play
 
-    def _make_bidder(self, bidder: Agent | None) -> Agent | None:
+    def _make_bidder(self, bidder: Agent | None, seed: int | None) -> Agent | None:
         """The agent of the non-card-play decisions, or None when the search makes them."""
         if self.options.play_only:
             return h.HeuristicAgent()
-        kind, _, arg = self.options.bidder.partition(":")
-        if kind == "learned" and bidder is None:  # the default needs no registry
-            return make_learned(arg)
-        if self.options.bidder and bidder is None:
-            raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
-                             "with make_agent, or pass bidder=")  # fmt: skip
-        return bidder if self.options.bidder else None
+        if bidder is not None or not self.options.bidder:
+            return bidder
+        from .registry import make_agent
+
+        return make_agent(self.options.bidder, seed)
 
     def __deepcopy__(self, memo: dict) -> PimcAgent:
         """A copy that shares the solver: its table is a cache of exact bounds (the moves do
@@ -449,63 +304,28 @@ class PimcAgent(ViewAgent):
     def play_card(self, view: PlayerView) -> int:
         """The search's card; its mean utilities stay in :attr:`last_values` (for the
         distillation data: the player's own view of each card, higher is better)."""
-        defending = not view.is_declarer
-        if defending and not view.trick and sum(view.tricks) < self.options.defence_leads:
-            self.last_values = {}
-            return h.choose_card(view)  # its lead conventions (measured: docs/search.md)
         rng = _key_rng(self.seed, "play", *view_key(view))
-        weigher = self._weigher(view)
-        if defending and sum(view.tricks) < self.options.defence_rollouts:
-            card, values = self._rollout_card(view, rng, weigher)
-            self.last_values = {c: -v for c, v in values.items()}
-            return card
         card, values = search.choose_card(
             view,
             rng,
             self.options.card_config(view.is_declarer),
             self.solver,
-            hand_value if self.options.inference else None,
             tie_break=h.choose_card,
-            weigher=weigher,
-            window=1.0 if view.is_declarer else self.options.defence_window,
+            weigher=self._weigher(view),
         )
         sign = 1.0 if view.is_declarer else -1.0
         self.last_values = {c: sign * v for c, v in values.items()}
         return card
 
-    def _rollout_card(self, view: PlayerView, rng: np.random.Generator,
-                      weigher: Weigher | None) -> tuple[int, dict[int, float]]:  # fmt: skip
-        """A defender's card by heuristic playouts of ``worlds`` sampled worlds."""
-        legal = cards_of(view.legal_mask & FULL_DECK)
-        if len(legal) == 1:
-            return legal[0], {}
-        worlds = sample_worlds(view, self.options.worlds, rng, weigher, self.options.pool)
-        values = rollout_values(view, worlds, h.choose_card)
-        return search.pick_card(view, values, h.choose_card, self.options.defence_window), values
-
-    def _weigher(self, view: PlayerView) -> Weigher | None:
-        """A defender's world weighting: from the declaration or bids (``dinfer``) and from
-        the declarer's card play (``pinfer``); None for the declarer, before trick
-        ``dfrom`` + 1, or when both are off."""
-        if view.is_declarer or sum(view.tricks) < self.options.weigh_from:
+    def _weigher(self, view: PlayerView) -> DeclarerInference | None:
+        """A defender's world weighting by the declaration (``dinfer``); None for the
+        declarer, before trick ``WEIGH_FROM`` + 1, or when it is off."""
+        if view.is_declarer or sum(view.tricks) < WEIGH_FROM:
             return None
-        parts = [self._defence_weigher(view)]
-        if self.options.play_inference:
-            o = self.options
-            parts.append(PlayInference(view, h.choose_card, [view.declarer], o.play_penalty))
-        parts = [p for p in parts if p is not None]
-        return Combined(*parts) if len(parts) > 1 else parts[0] if parts else None
-
-    def _defence_weigher(self, view: PlayerView) -> Weigher | None:
-        """The defender's world weighting that ``options.defence_inference`` names."""
-        kind = self.options.defence_inference
-        parts: list = []
-        if kind in ("declarer", "both"):
-            scorer = contract_scorer(opponents_bids(view, view.declarer))
-            parts.append(DeclarerInference(view, scorer, self.options.defence_temperature))
-        if kind in ("partner", "both"):
-            parts.append(PartnerInference(view, hand_value))
-        return Combined(*parts) if len(parts) > 1 else parts[0] if parts else None
+        if not self.options.defence_inference:
+            return None
+        scorer = contract_scorer(opponents_bids(view, view.declarer))
+        return DeclarerInference(view, scorer, DEFENCE_TEMPERATURE)
 
     # --- contract evaluation ---
     def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:
@@ -538,10 +358,10 @@ class PimcAgent(ViewAgent):
         )
 
     def _score(self, outs: list, contract: Contract, bid: int) -> float:
-        return search.expected_score(outs, contract, bid, self.options.slack)
+        return search.expected_score(outs, contract, bid, SLACK)
 
     def _start_clock(self) -> None:
-        cap = self.options.phase_seconds
+        cap = self.options.cap
         self._deadline = None if cap is None else time.perf_counter() + cap
 
     def _late(self) -> bool:
@@ -641,6 +461,5 @@ def _as_skat_phase(view: PlayerView) -> PlayerView:
 
 
 __all__ = [
-    "PRESETS", "PimcAgent", "PimcOptions", "candidate_games", "hand_value", "parse_options",
-    "view_key",
+    "PimcAgent", "PimcOptions", "candidate_games", "options_of", "parse_options", "view_key",
 ]  # fmt: skip

@@ -12,8 +12,8 @@ time (``--clock cpu``, the default: what one core spends, robust to other jobs o
 cores; the agent's wall-clock safety caps still run on the wall clock) or ``--clock wall``.
 
 ``--accuracy N``: card decisions at tricks 2-8 of N heuristic games; for each, the true
-deal is solved double dummy and the utility lost by pimc's card (the best card's utility
-minus the chosen one's, from the player's side) is averaged, with and without inference.
+deal is solved double dummy and the utility lost by pimc's card over uniform worlds (the best
+card's utility minus the chosen one's, from the player's side) is averaged.
 
 ``--world-cost N``: seconds to solve one world (every legal card, as
 :func:`skat_env.search.pimc.world_values` does at that trick: threshold bands, exact points
@@ -76,12 +76,12 @@ def time_spec(spec: str, games: int, seed: int, clock=time.process_time) -> dict
 
 
 def accuracy(games: int, seed: int, worlds: int = 8) -> dict[str, tuple[float, float]]:
-    """(mean utility lost, share of best cards) of pimc card play with / without inference."""
+    """(mean utility lost, share of best cards) of pimc card play over uniform worlds."""
     from skat_env.search.solver import Solver
 
     solver, other = Solver(), HeuristicAgent()
     rng = np.random.default_rng(seed)
-    lost: dict[str, list[float]] = {"inference": [], "uniform": []}
+    lost: dict[str, list[float]] = {"uniform": []}
     for i in range(games):
         game = Game.random(seed + i, dealer=i % 3)
         picks = set(rng.choice(np.arange(4, 25), size=3, replace=False).tolist())
@@ -96,7 +96,6 @@ def accuracy(games: int, seed: int, worlds: int = 8) -> dict[str, tuple[float, f
 
 
 def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, seed: int) -> None:
-    from skat_env.agents.pimc import hand_value
     from skat_env.search import pimc as search
     from skat_env.search.solver import Position
 
@@ -109,12 +108,9 @@ def _score(game: Game, view: object, solver: object, lost: dict, worlds: int, se
     }
     sign = 1 if game.to_act == d else -1
     best = max(sign * v for v in true.values())
-    for name, infer in (("inference", True), ("uniform", False)):
-        cfg = search.SearchConfig(worlds=worlds, budget=5.0, inference=infer)
-        card = search.choose_card(
-            view, np.random.default_rng(seed), cfg, solver, hand_value if infer else None
-        )
-        lost[name].append(best - sign * true[card])
+    cfg = search.SearchConfig(worlds=worlds, budget=5.0)
+    card, _ = search.choose_card(view, np.random.default_rng(seed), cfg, solver)
+    lost["uniform"].append(best - sign * true[card])
 
 
 def world_cost(

@@ -62,7 +62,7 @@ def test_subprocess_error_exits_nonzero_without_traceback():
         [sys.executable, "evaluate.py", "--agents", "nobody", "random", "random"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
-    assert proc.returncode != 0 and "valid specs" in proc.stderr
+    assert proc.returncode != 0 and "unknown agent" in proc.stderr
     assert proc.stderr.startswith("evaluate.py: error:") and "Traceback" not in proc.stderr
 
 

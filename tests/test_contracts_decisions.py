@@ -117,8 +117,7 @@ def test_pimc_uses_the_learned_decisions_by_default_and_the_search_on_request():
     assert make_agent("pimc:fast,bidder=search").bidder is None
     assert parse_options("bidder=search").bidder == ""
     # the search's own contract decisions stay legal in every phase
-    small = replace(PimcOptions(), worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None,
-                    bidder="")  # fmt: skip
+    small = replace(PimcOptions(), worlds=2, budget=0.05, bid_worlds=1, cap=None, bidder="")
     agent = PimcAgent(0, small)
     seen = set()
     for seed in range(3):  # random opponents bid, so the search also plays cards

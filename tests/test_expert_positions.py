@@ -389,7 +389,7 @@ SPOTS = [
 
 
 def _agent() -> PimcAgent:
-    return PimcAgent(0, PimcOptions(worlds=12, seconds=2.0))
+    return PimcAgent(0, PimcOptions(worlds=12, budget=2.0))
 
 
 @pytest.mark.parametrize("spot", SPOTS, ids=[s.name for s in SPOTS])

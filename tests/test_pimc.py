@@ -17,7 +17,7 @@ from skat_env.core.moves import MOVE_NAMES
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
 
-SMALL = PimcOptions(worlds=2, seconds=0.05, bid_worlds=1, phase_seconds=None, inference=True)
+SMALL = PimcOptions(worlds=2, budget=0.05, bid_worlds=1, cap=None)
 
 
 def _play(game: Game, agents: list, moves: list[int] | None = None) -> list[int]:
@@ -151,42 +151,56 @@ def test_view_key_same_from_engine_and_observation() -> None:
 
 
 def test_spec_options() -> None:
+    """The spec's options, typed, a preset under explicit options, and the card-play
+    searches they make: the declarer's with close worlds, the defenders' without."""
     assert parse_options("") == PimcOptions()
     assert parse_options("fast").worlds < PimcOptions().worlds
-    opts = parse_options("fast,worlds=6,infer=1,play_only,seconds=0.2,cap=off")
-    assert (opts.worlds, opts.inference, opts.play_only, opts.seconds) == (6, True, True, 0.2)
-    assert opts.phase_seconds is None and parse_options("cap=1.5").phase_seconds == 1.5
-    opts = parse_options("dclose=10,slip=0.3")
-    assert (opts.card_config(False).close, opts.card_config(True).close) == (10, 10)
-    assert PimcOptions().card_config(False).close == 0  # the defenders' default: off
-    assert opts.card_config(False).slip == 0.3
-    assert parse_options("close=5").card_config(True).close == 5
-    assert parse_options("close=0").card_config(True).close == 0
-    opts = parse_options("dsecond=10")
-    assert (opts.card_config(False).second, opts.card_config(True).second) == (10, 7)
-    assert parse_options("second=9").card_config(True).second == 9
+    for spec in (
+        "fast,worlds=6,play_only,seconds=0.2,cap=off",
+        "worlds=6,seconds=0.2,fast,cap=off,play_only",
+    ):
+        opts = parse_options(spec)
+        assert (opts.worlds, opts.budget, opts.bid_worlds, opts.play_only) == (6, 0.2, 4, True)
+        assert opts.cap is None and opts.card_config().cap is None
+    assert parse_options("cap=1.5").cap == 1.5 and not parse_options("dinfer=0").defence_inference
+    assert parse_options("bidder=search").bidder == "" and not parse_options("ouvert=0").ouvert
+    nested = parse_options("worlds=16,bidder=[learned:model=search,margin=5,nulls=0]")
+    assert nested.bidder == "learned:model=search,margin=5,nulls=0" and nested.worlds == 16
+    declarer, defender = PimcOptions().card_config(True), PimcOptions().card_config(False)
+    assert (declarer.close, defender.close) == (10, 0)
+    assert declarer.budget == 3.5 and declarer.cap == max(1.0, 5 * 3.5)
     agent = make_agent("pimc:worlds=3", seed=2)
     assert isinstance(agent, PimcAgent) and agent.options.worlds == 3
-    for bad in (
-        "pimc:worlds=0",
-        "pimc:seconds=x",
-        "pimc:turbo",
-        "pimc:infer=2",
-        "pimc:cap=0",
-        "pimc:slack=2",
-        "pimc:bid_worlds=0",
-        "pimc:bidder=pimc",
-        "pimc:bidder=human",
-        "pimc:bidder=",
-        "pimc:bidder=nobody",
-        "pimc:dclose=31",
-        "pimc:close=-1",
-        "pimc:slip=1.5",
-        "pimc:dsecond=11",
-        "pimc:second=1.5",
+    for bad, why in (
+        ("pimc:worlds=0", "worlds must be an integer >= 1, got '0'"),
+        ("pimc:seconds=x", "seconds must be a number >= 0.001"),
+        ("pimc:turbo", "unknown pimc option 'turbo'"),
+        ("pimc:wrlds=4", "did you mean worlds"),
+        ("pimc:cap=0", "cap must be a number >= 0.001 or off"),
+        ("pimc:bid_worlds=0", "bid_worlds must be an integer >= 1"),
+        ("pimc:dinfer=partner", "dinfer must be 0 or 1"),
+        ("pimc:bidder=pimc", "not pimc or human"),
+        ("pimc:bidder=human", "not pimc or human"),
+        ("pimc:bidder=", "bidder must be search or an agent spec"),
+        ("pimc:bidder=nobody", "unknown agent 'nobody'"),
+        ("pimc:bidder=[learned:margin=5", "unclosed '\\['"),
+        ("pimc:bidder=learned:nulls=0,margin=5", "goes in brackets"),
+        ("pimc:fast=1", "written fast"),
+        ("pimc:worlds=2,worlds=3", "given twice"),
     ):
-        with pytest.raises(AgentSpecError, match="pimc"):
+        with pytest.raises(AgentSpecError, match=why):
             make_agent(bad)
+
+
+def test_removed_options_say_so() -> None:
+    """Options measured not to help are gone, and the error says where they are recorded."""
+    for old in ("infer=1", "dinfer=both", "droll=2", "pinfer=1", "dtie=15", "dclose=10",
+                "close=0", "slip=0.3", "second=9", "dsecond=10", "dlead=1", "dtemp=10",
+                "pool=8", "dfrom=0", "slack=0.5"):  # fmt: skip
+        key = old.partition("=")[0]
+        with pytest.raises(AgentSpecError, match="removed|dinfer must be 0 or 1") as e:
+            make_agent(f"pimc:{old}")
+        assert key in str(e.value) and "\n" not in str(e.value)
 
 
 def test_bidder_makes_every_decision_but_the_card_play() -> None:
@@ -283,8 +297,8 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
 
 
 def test_the_default_searches_32_worlds_from_trick_one() -> None:
-    """Issue 20: every card decision of the default agent solves 32 worlds, trick 1
-    included (the node-limited world costs fit the budget)."""
+    """Every card decision of the default agent solves 32 worlds, trick 1 included (the
+    node-limited world costs fit the budget)."""
     from skat_env.search.pimc import worlds_for
 
     config = PimcOptions().card_config()

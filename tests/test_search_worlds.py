@@ -1,4 +1,4 @@
-"""World sampling: every world is a deal the seat cannot rule out; inference moves weight the
+"""World sampling: every world is a deal the seat cannot rule out; a weigher moves weight the
 right way."""
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from hypothesis import strategies as st
 
 from skat_env.core.cards import FULL_DECK, parse_cards
 from skat_env.core.game import DISCARD, PLAY, Game
-from skat_env.core.tables import EFFECTIVE_SUIT_MASK, JACKS
+from skat_env.core.tables import EFFECTIVE_SUIT_MASK
 from skat_env.encoding.view import player_view
 from skat_env.search.worlds import (
     SKAT,
     InconsistentViewError,
-    Inference,
     World,
     WorldSampler,
     sample_worlds,
@@ -133,12 +132,22 @@ def test_inconsistent_view_is_refused() -> None:
         WorldSampler(bad)
 
 
+class _TrumpWeigher:
+    """A toy weigher: a world is as likely as e to the declarer's (seat 1) trumps."""
+
+    def __init__(self, trumps: int) -> None:
+        self.trumps = trumps
+
+    def weights(self, worlds: list[World]) -> np.ndarray:
+        return np.exp([(w.hands[1] & self.trumps).bit_count() for w in worlds])
+
+
 def test_sample_worlds_weights_sum_to_one() -> None:
     game = _random_prefix(5, 25)
     view = player_view(game, game.to_act)
     rng = np.random.default_rng(0)
-    for inf in (None, Inference(view)):
-        worlds = sample_worlds(view, 12, rng, inf)
+    for weigher in (None, _TrumpWeigher(EFFECTIVE_SUIT_MASK[2][4])):
+        worlds = sample_worlds(view, 12, rng, weigher)
         assert 1 <= len(worlds) <= 12
         assert abs(sum(w for _, w in worlds) - 1) < 1e-9
     with pytest.raises(ValueError, match="n"):
@@ -157,58 +166,18 @@ def _declared(contract: str, hand: str, bid: str = "18", forehand: str = "") -> 
     return game
 
 
-def test_inference_declarer_trumps() -> None:
-    """Defenders of a suit game put more trumps in the declarer's hand than uniform does."""
+def test_a_weigher_draws_likely_worlds_more_often() -> None:
+    """Weighted worlds put more trumps in the declarer's hand than uniform ones, and no
+    world twice (drawn without replacement from the pool)."""
     game = _declared("hearts", "CJ SJ HJ HA HT HK HQ H9 SA DA")
-    seat = game.to_act  # forehand defends
-    view = player_view(game, seat)
+    view = player_view(game, game.to_act)  # forehand defends
     rng = np.random.default_rng(1)
     trumps = EFFECTIVE_SUIT_MASK[2][4]
 
-    def mean_trumps(inf: Inference | None) -> float:
-        ws = sample_worlds(view, 300, rng, inf)
+    def mean_trumps(weigher: _TrumpWeigher | None) -> float:
+        ws = sample_worlds(view, 300, rng, weigher)
         return sum(w * (x.hands[1] & trumps).bit_count() for x, w in ws)
 
-    # the defender holds none of these, so any spread is possible
-    assert mean_trumps(Inference(view)) > mean_trumps(None) + 0.3
-
-
-def test_inference_bid_value() -> None:
-    """A clubs hand declarer at 48 needs two matadors (12 x (2 + 1 + hand)): the forehand
-    defender, holding no jack, puts both top jacks together more often."""
-    game = _declared(
-        "clubs", "CJ SJ CA CT CK CQ C9 SA HA DA", bid="48", forehand="D7 D8 D9 DT H7 H8 H9 S7 S8 S9"
-    )
-    view = player_view(game, game.to_act)
-    rng = np.random.default_rng(2)
-    inf = Inference(view)
-    worlds = sample_worlds(view, 200, rng, inf)
-    prior = sample_worlds(view, 200, rng, None)
-
-    def big_ladder(ws: list[tuple[World, float]]) -> float:
-        from skat_env.core.scoring import matadors
-
-        return sum(w * (abs(matadors(0, x.hands[1] | x.skat)) >= 2) for x, w in ws)
-
-    assert big_ladder(worlds) > big_ladder(prior) + 0.2
-
-
-def test_inference_passer_is_weak() -> None:
-    """With a hand value, a seat that passed at 18 gets fewer jacks."""
-    game = _declared("grand", "CJ SJ CA CT SA ST HA HT DA DT", bid="18")
-    rng = np.random.default_rng(3)
-    seat = (game.declarer + 1) % 3
-    view = player_view(game, seat)
-
-    def jacks_value(ten: int, forehand: bool) -> int:
-        return 24 * (ten & JACKS).bit_count()
-
-    other = 3 - seat - game.declarer
-    inf = Inference(view, jacks_value)
-    ws = sample_worlds(view, 300, rng, inf)
-    prior = sample_worlds(view, 300, rng, None)
-
-    def jacks(ws: list[tuple[World, float]]) -> float:
-        return sum(w * (x.hands[other] & JACKS).bit_count() for x, w in ws)
-
-    assert jacks(ws) < jacks(prior) - 0.2
+    assert mean_trumps(_TrumpWeigher(trumps)) > mean_trumps(None) + 0.3
+    weighted = sample_worlds(view, 50, rng, _TrumpWeigher(trumps))
+    assert len(weighted) == 50 and all(w == pytest.approx(1 / 50) for _, w in weighted)

@@ -414,59 +414,6 @@ class Game:
             ended_early=early,
         )
 
-    @classmethod
-    def in_play(
-        cls,
-        dealer: int,
-        declarer: int,
-        contract: Contract,
-        bid: int,
-        bids: Sequence[int],
-        hands: Sequence[int],
-        skat: int,
-        played: Sequence[int] = (0, 0, 0),
-        trick: Sequence[int] = (),
-        leader: int | None = None,
-        points: Sequence[int] = (0, 0, 0),
-        tricks: Sequence[int] = (0, 0, 0),
-        voids: Sequence[int] = (0, 0, 0),
-    ) -> Game:
-        """A game in its card play as it stands: ``hands`` what each seat holds now,
-        ``played`` what each has played (the open ``trick``'s cards, in play order from
-        ``leader``, included), ``skat`` the two cards that count for the declarer (the
-        untouched skat of a hand game, else his discards), the card points and tricks each
-        seat took and the suits each has shown void in. What a search needs to play a
-        sampled deal out; the auction is summed up by its result (``bid``, every seat's
-        highest ``bids``), not replayed, and the order of earlier tricks is not kept."""
-        if bid not in BID_VALUES:
-            raise ValueError(f"bid {bid} is not a bid value")
-        start = [int(h) | int(p) for h, p in zip(hands, played, strict=True)]
-        if any(h.bit_count() != 10 for h in start) or skat.bit_count() != 2 or (
-            start[0] | start[1] | start[2] | skat
-        ) != FULL_DECK:  # fmt: skip
-            raise DealError("in_play needs each of the 32 cards once: ten per seat (held or "
-                            "played) and two in the skat")  # fmt: skip
-        deal = [c for p in range(3) for c in bit_indices(start[(dealer + 1 + p) % 3])]
-        g = cls(deal + bit_indices(skat), dealer)
-        position = g.position_of(declarer)
-        g.auction = Auction(bid_index=BID_VALUES.index(bid), stage=3, winner=position,
-                            passed=7 & ~(1 << position))  # fmt: skip
-        g.bids = [int(b) for b in bids]
-        g.declarer = declarer
-        g.hand_game = contract.hand
-        g.discarded = 0 if contract.hand else skat
-        g.contract = contract
-        g._game = contract.game
-        g.phase = PLAY
-        g.hands = [int(h) for h in hands]
-        g.played = [int(p) for p in played]
-        g.trick = [int(c) for c in trick]
-        g.trick_leader = g.forehand if leader is None else leader
-        g.to_act = (g.trick_leader + len(g.trick)) % 3
-        g.points_won, g.tricks_won = [int(p) for p in points], [int(t) for t in tricks]
-        g.voids = [int(v) for v in voids]
-        return g
-
     # --- conveniences ---
     def copy(self) -> Game:
         g = Game.__new__(Game)

@@ -17,10 +17,6 @@ soft-max choice over every choice he had, scored by expected utility (a ``Scorer
 The likelihood of a world is ``exp(u_declared / t) / (1 + sum(exp(u_option / t)))`` with the
 temperature ``t`` in utility points (Seeger-Fabian points). Open (ouvert) declarers show their
 cards: every world is equally likely then, as before the declaration.
-
-:class:`PlayInference` weights worlds by the card play instead: how many of the declarer's
-cards so far a model player (the heuristic's card play) would not have played holding the
-world's cards.
 """
 
 from __future__ import annotations
@@ -30,11 +26,8 @@ from itertools import combinations
 
 import numpy as np
 
-from ..core.cards import CARD_POINTS
-from ..core.game import Game
-from ..core.tables import EFFECTIVE_SUIT, NULL, TRUMP
-from ..encoding.view import PlayerView, player_view
-from .worlds import HandValue, Inference, World
+from ..encoding.view import PlayerView
+from .worlds import World
 
 #: ``score(kept, buried, kind, hand, position, bid) -> utility``: int64 arrays of one length
 #: N (the ten cards played with, the two buried or 0, game kind 0..5, 0/1 hand game, the
@@ -111,92 +104,10 @@ class DeclarerInference:
         return declared / self.temperature - log_total
 
 
-class PartnerInference:
-    """World weights of a defender's view from its partner's bids alone: a partner who bid
-    or held a value holds a hand worth it, one who passed a hand worth less than the next
-    step (:meth:`skat_env.search.worlds.Inference.bidder_weight`, ``hand_value`` the model
-    of a bidder)."""
-
-    def __init__(self, view: PlayerView, hand_value: HandValue):
-        self.inference = Inference(view, hand_value)
-        self.partner = 3 - view.seat - view.declarer if view.declarer >= 0 else -1
-        self.active = self.partner >= 0 and not view.is_declarer
-        self.view = view
-
-    def weights(self, worlds: Sequence[World]) -> np.ndarray:
-        if not self.active:
-            return np.ones(len(worlds))
-        p, played = self.partner, self.view.played[self.partner]
-        return np.array([self.inference.bidder_weight(p, w.hands[p] | played) for w in worlds])
-
-
-class Combined:
-    """The product of several weighers' weights."""
-
-    def __init__(self, *weighers: DeclarerInference | PartnerInference):
-        self.weighers = weighers
-
-    def weights(self, worlds: Sequence[World]) -> np.ndarray:
-        out = np.ones(len(worlds))
-        for w in self.weighers:
-            out = out * w.weights(worlds)
-        return out
-
-
 def _card_lists(sets: np.ndarray) -> np.ndarray:
     """(N, 12) the cards of N twelve-card sets, in ascending order."""
     bits = (sets[:, None] >> _BITS) & 1
     return np.nonzero(bits)[1].reshape(len(sets), 12).astype(np.int64)
 
 
-class PlayInference:
-    """World weights from the card play seen so far: a world is as likely as the cards the
-    watched seats played are what a model player (``policy``, e.g. the heuristic's card
-    play) would have played holding that world's cards. Each card the model does not
-    explain costs a factor ``exp(-penalty)``; a card with one legal choice, or one of the
-    same effective suit and worth as the model's (a side-suit 7, 8 or 9 for another, outside
-    null), says nothing."""
-
-    def __init__(self, view: PlayerView, policy: Callable[[PlayerView], int],
-                 seats: Sequence[int], penalty: float = 1.0):  # fmt: skip
-        if not penalty > 0:
-            raise ValueError(f"penalty must be > 0, got {penalty}")
-        self.view, self.policy, self.penalty = view, policy, float(penalty)
-        self.seats = frozenset(s for s in seats if s != view.seat)
-        self.active = (
-            view.contract is not None and view.declarer >= 0 and bool(self.seats)
-            and any(s in self.seats for s, _ in view.play_sequence)
-        )  # fmt: skip
-
-    def weights(self, worlds: Sequence[World]) -> np.ndarray:
-        if not self.active or not worlds:
-            return np.ones(len(worlds))
-        misses = np.array([self.misses(w) for w in worlds], dtype=float)
-        return np.exp(-self.penalty * (misses - misses.min()))
-
-    def misses(self, world: World) -> int:
-        """Cards of the watched seats that the model would not have played in ``world``."""
-        v = self.view
-        hands = [world.hands[s] | v.played[s] for s in range(3)]
-        g = Game.in_play(v.dealer, v.declarer, v.contract, v.bid, v.bids, hands, world.skat)
-        game, out = v.contract.game, 0
-        for seat, card in v.play_sequence:
-            legal = g.legal_mask()
-            if seat in self.seats and legal & (legal - 1):
-                guess = self.policy(player_view(g, seat))
-                if guess != card and not _alike(game, guess, card):
-                    out += 1
-            g.step(card)
-        return out
-
-
-def _alike(game: int, a: int, b: int) -> bool:
-    """Two cards a model choosing between them would not tell apart: the same effective
-    suit, not trump, no points (outside null, where every rank counts)."""
-    suit = EFFECTIVE_SUIT[game]
-    return game != NULL and suit[a] == suit[b] != TRUMP and CARD_POINTS[a] == CARD_POINTS[b] == 0
-
-
-__all__ = [
-    "Combined", "DeclarerInference", "KINDS", "PartnerInference", "PlayInference", "Scorer",
-]  # fmt: skip
+__all__ = ["DeclarerInference", "KINDS", "Scorer"]

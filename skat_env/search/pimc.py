@@ -36,61 +36,50 @@ from ..core.scoring import Contract, score_game, seeger_fabian
 from ..core.tables import NULL, points_of
 from ..encoding.view import PlayerView
 from .solver import Position, Solver
-from .worlds import HandValue, Inference, Weigher, World, WorldSampler, sample_worlds
+from .worlds import Weigher, World, WorldSampler, sample_worlds
 
 BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider made
 BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
-SECOND_PASS_TRICKS = 7  # default: ask a second threshold with at most this many tricks left
+SECOND_PASS_TRICKS = 7  # ask a second threshold with at most this many tricks left
+CLOSE_SLIP = 0.2  # share of the win/loss swing a close world moves (see _world_values)
+TIE_WINDOW = 1.0  # utility points within which cards are near-ties (go to the tie-break)
 POINT_TIE_BREAK = 0.1  # utility per card point with exact values (tie-break within a band)
 MAX_NODES = 20_000  # node limit of a threshold search (about 5-10 ms on one core)
 
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    """How much a PIMC decision may search.
+    """How much a PIMC card decision may search.
 
     ``worlds``: most worlds per decision; ``budget``: expected seconds per decision: fewer
     worlds where :data:`WORLD_COST` says a world costs more (at least one), a count fixed
     by the position, so a seed gives the same moves;
-    ``seconds``: safety cap, no new world after this much time (only a pathologically slow
-    search reaches it; the moves then depend on speed);
-    ``inference``: weight worlds by the auction and declaration; ``pool``: uniform draws
-    per kept world when inference is on; ``exact_tricks``: exact card points once at most
-    this many tricks remain; ``max_nodes``: node limit of each threshold search (None: none).
+    ``cap``: wall-clock safety cap in seconds, no new world after it (only a pathologically
+    slow search reaches it; the moves then depend on speed; None: none);
+    ``exact_tricks``: exact card points once at most this many tricks remain; ``max_nodes``:
+    node limit of each threshold search (None: none); ``close``: card points around the win
+    threshold within which a world counts as close (:func:`world_values`; 0: off).
+    Worlds are uniform unless :func:`card_values` is given a weigher.
     """
 
     worlds: int = 32
-    seconds: float | None = None
-    inference: bool = True
-    pool: int = 4
+    budget: float = 0.4
+    cap: float | None = None
     exact_tricks: int = 5
-    budget: float = 0.4  # expected seconds per decision, from WORLD_COST (deterministic)
     max_nodes: int | None = MAX_NODES
-    # close games (see _world_values): card points around the win threshold within which a
-    # world counts as close, and the share of the win/loss swing a close world moves; 0: off
     close: int = 0
-    slip: float = 0.2
-    # tricks left at or below which a world whose cards all answer the first threshold alike
-    # asks the next one (schneider made or avoided); 10: from the first lead
-    second: int = SECOND_PASS_TRICKS
 
     def __post_init__(self) -> None:
         if self.worlds < 1:
             raise ValueError(f"worlds must be >= 1, got {self.worlds}")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"max_nodes must be >= 1 or None, got {self.max_nodes}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError(f"seconds must be > 0 or None, got {self.seconds}")
+        if self.cap is not None and not self.cap > 0:
+            raise ValueError(f"cap must be > 0 seconds or None, got {self.cap}")
         if self.budget < 0:
             raise ValueError(f"budget must be >= 0 seconds, got {self.budget}")
-        if self.pool < 1:
-            raise ValueError(f"pool must be >= 1, got {self.pool}")
         if not 0 <= self.close <= 30:
             raise ValueError(f"close must be 0..30 card points, got {self.close}")
-        if not 0.0 <= self.slip <= 1.0:
-            raise ValueError(f"slip must be in [0, 1], got {self.slip}")
-        if not 0 <= self.second <= 10:
-            raise ValueError(f"second must be 0..10 tricks left, got {self.second}")
 
 
 # Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
@@ -162,13 +151,11 @@ def world_values(
     max_nodes: int | None = None,
     guess: int | None = None,
     close: int = 0,
-    slip: float = 0.2,
-    second: int = SECOND_PASS_TRICKS,
 ) -> dict[int, float]:
     """Utility of each legal card in one world (exact card points or threshold bands; see
     the module doc for ``max_nodes``; ``guess``: expected exact points, the search's first
-    probe; ``close``, ``slip``, ``second``: see :class:`SearchConfig`)."""
-    return _world_values(view, world, solver, exact, max_nodes, guess, close, slip, second)[0]
+    probe; ``close``: see :class:`SearchConfig`)."""
+    return _world_values(view, world, solver, exact, max_nodes, guess, close)[0]
 
 
 def _world_values(
@@ -179,14 +166,12 @@ def _world_values(
     max_nodes: int | None,
     guess: int | None,
     close: int,
-    slip: float,
-    second: int,
 ) -> tuple[dict[int, float], int | None]:
     """(:func:`world_values`, the exact points of the first card: the next world's guess).
 
     ``close`` > 0 (before the exact phase): when every card wins (or every card loses) this
     world for the declarer, a second question asks which cards leave him within ``close``
-    card points of the threshold; a close world moves ``slip`` of the win/loss swing towards
+    card points of the threshold; a close world moves ``CLOSE_SLIP`` of the win/loss swing towards
     the other outcome (players who cannot see the cards may still turn it): the declarer
     prefers the safe line where he wins anyway and, like a defender, keeps a lost game close."""
     c, d = view.contract, view.declarer
@@ -209,7 +194,7 @@ def _world_values(
     level = {k: key + (0.5 if r is None else r) for k, r in first.items()}  # thresholds reached
     outcomes = set(first.values())
     alike = len(outcomes) == 1 and None not in outcomes
-    if alike and 10 - sum(view.tricks) <= second:
+    if alike and 10 - sum(view.tricks) <= SECOND_PASS_TRICKS:
         nxt = key + 1 if 1 in outcomes else key - 1
         if 0 <= nxt < len(BANDS):
             answers = solver.best_moves(pos, BANDS[nxt], max_nodes=max_nodes)
@@ -220,7 +205,7 @@ def _world_values(
         target = BANDS[key] + close if made else BANDS[key] - close
         near = solver.best_moves(pos, target, max_nodes=max_nodes)
         # 1: close (made below the target, or failed at or above it); None: unsettled
-        swing = slip * (bands[key + 1] - bands[key]) * (-1 if made else 1)
+        swing = CLOSE_SLIP * (bands[key + 1] - bands[key]) * (-1 if made else 1)
         for k, r in near.items():
             values[k] += swing * (0.5 if r is None else float(r != made))
     return values, None
@@ -237,16 +222,13 @@ def card_values(
     rng: np.random.Generator,
     config: SearchConfig,
     solver: Solver,
-    hand_value: HandValue | None = None,
     weigher: Weigher | None = None,
 ) -> tuple[dict[int, float], int]:
     """(mean utility of each legal card over the sampled worlds, worlds solved). The worlds
     share the solver's table; with exact points each starts from the previous one's value.
-    ``weigher`` (e.g. a defender's ``DeclarerInference``) replaces the config's inference."""
-    if weigher is None and config.inference:
-        weigher = Inference(view, hand_value)
+    ``weigher`` (e.g. a defender's ``DeclarerInference``) weights the worlds; else uniform."""
     n = worlds_for(view, config)
-    worlds = sample_worlds(view, n, rng, weigher, config.pool)
+    worlds = sample_worlds(view, n, rng, weigher)
     tricks_left = 10 - sum(view.tricks)
     exact = tricks_left <= config.exact_tricks
     limit = None if exact else config.max_nodes
@@ -258,14 +240,12 @@ def card_values(
     solved = 0
     guess = None
     for world, w in worlds:
-        values, guess = _world_values(
-            view, world, solver, exact, limit, guess, config.close, config.slip, config.second
-        )
+        values, guess = _world_values(view, world, solver, exact, limit, guess, config.close)
         for k, v in values.items():
             totals[k] = totals.get(k, 0.0) + w * v
         weight += w
         solved += 1
-        if config.seconds is not None and time.perf_counter() - start > config.seconds:
+        if config.cap is not None and time.perf_counter() - start > config.cap:
             break
     return {k: v / weight for k, v in totals.items()}, solved
 
@@ -275,33 +255,30 @@ def choose_card(
     rng: np.random.Generator,
     config: SearchConfig,
     solver: Solver,
-    hand_value: HandValue | None = None,
     tie_break: Callable[[PlayerView], int] | None = None,
     weigher: Weigher | None = None,
-    window: float = 1.0,
 ) -> tuple[int, dict[int, float]]:
     """(the card with the best mean utility for the player to move, the mean utility of
     every card searched). The declarer takes the highest, a defender the lowest; near-ties
-    (within ``window`` utility points) go to ``tie_break``'s card. A single legal card is
-    played unsearched (no values)."""
+    (within ``TIE_WINDOW`` utility points) go to ``tie_break``'s card. A single legal card
+    is played unsearched (no values)."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
         return legal[0], {}
-    values, _ = card_values(view, rng, config, solver, hand_value, weigher)
-    return pick_card(view, values, tie_break, window), values
+    values, _ = card_values(view, rng, config, solver, weigher)
+    return pick_card(view, values, tie_break), values
 
 
 def pick_card(
     view: PlayerView,
     values: dict[int, float],
     tie_break: Callable[[PlayerView], int] | None = None,
-    window: float = 1.0,
 ) -> int:
     """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     sign = 1.0 if view.is_declarer else -1.0
     best = max(sign * values[c] for c in legal)
-    top = [c for c in legal if sign * values[c] >= best - window]
+    top = [c for c in legal if sign * values[c] >= best - TIE_WINDOW]
     if tie_break is not None and len(top) > 1:
         pick = tie_break(view)
         if pick in top:

@@ -8,17 +8,14 @@ an ouvert declarer's open hand. It counts the ways to split each group of unseen
 (cards sharing the same set of possible holders) and draws a split in proportion to its
 count, so no consistent deal is favoured by the order of the constraints.
 
-Inference (:class:`Inference`) then weights worlds by what the auction and the declaration
-reveal: the declarer's cards make the game worth the bid and suit the contract (trumps for a
-suit game, jacks for a grand, low cards for null); a seat that bid or held a value holds a
-hand worth it, a seat that passed does not hold a hand worth much more. :func:`sample_worlds`
-draws a uniform pool and resamples it by these weights.
+:func:`sample_worlds` draws uniform worlds, or a uniform pool resampled by a
+:class:`Weigher`'s likelihoods (a defender's
+:class:`skat_env.search.inference.DeclarerInference`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,22 +26,17 @@ from ..core.game import DISCARD, PLAY
 from ..core.scoring import Contract, matadors, multiplier
 from ..core.tables import (
     BASE_VALUES,
-    BID_VALUES,
     EFFECTIVE_SUIT_MASK,
-    GRAND,
-    JACKS,
     NULL,
     NULL_VALUES,
-    TRUMP,
 )
 from ..encoding.view import PlayerView
 
 SKAT = 3  # slot index of the skat (seats are 0..2)
-HandValue = Callable[[int, bool], int]  # (ten cards, forehand) -> the game value they support
 
 
 class Weigher(Protocol):
-    """Relative likelihoods of worlds (:class:`Inference`, or the defenders'
+    """Relative likelihoods of worlds (the defenders'
     :class:`skat_env.search.inference.DeclarerInference`)."""
 
     def weights(self, worlds: list[World]) -> np.ndarray: ...
@@ -196,117 +188,29 @@ def _declarer_knows_skat(view: PlayerView) -> bool:
     return view.is_declarer and view.phase >= DISCARD and not view.hand_game
 
 
-# ----------------------------------------------------------------------------------------
-# Inference from the auction and the declaration
-# ----------------------------------------------------------------------------------------
-
-OVERBID_WEIGHT = 0.1  # a declarer rarely declares a game worth less than the bid
-BID_SCALE = 6.0  # softness (game-value units) of the bidding evidence
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-def _next_bid(value: int) -> int:
-    for v in BID_VALUES:
-        if v > value:
-            return v
-    return BID_VALUES[-1] + 1
-
-
-class Inference:
-    """Likelihood of a world given the auction and the declaration seen in ``view``.
-
-    ``hand_value(ten_cards, forehand)`` estimates the game value a hand supports (the
-    bidding evidence uses it; without it only the declaration is used).
-    """
-
-    def __init__(self, view: PlayerView, hand_value: HandValue | None = None):
-        self.view = view
-        self.hand_value = hand_value
-        self.game = _game(view)
-        self.forehand = (view.dealer + 1) % 3
-
-    def weights(self, worlds: list[World]) -> np.ndarray:
-        """:meth:`weight` of each world."""
-        return np.array([self.weight(x) for x in worlds])
-
-    def weight(self, world: World) -> float:
-        view = self.view
-        w = 1.0
-        for s in range(3):
-            if s == view.seat:
-                continue
-            if s == view.declarer:
-                w *= self._declarer_weight(world)
-            elif self.hand_value is not None:
-                w *= self.bidder_weight(s, world.hands[s] | view.played[s])
-        return w
-
-    def bidder_weight(self, seat: int, ten: int) -> float:
-        """A seat's bids say its hand is worth at least what it bid; passing says it is
-        worth less than the bid it was asked for, at most the step above the current bid
-        (which bid that was the view does not tell)."""
-        view = self.view
-        value = self.hand_value(ten, seat == self.forehand)
-        w = 1.0
-        if view.bids[seat]:
-            w *= _sigmoid((value - view.bids[seat] + 1) / BID_SCALE * 2)
-        if view.passed >> seat & 1:
-            limit = _next_bid(view.bid) if view.bid else BID_VALUES[0]
-            w *= _sigmoid((limit - value + BID_SCALE / 2) / BID_SCALE * 2)
-        return w
-
-    def _declarer_weight(self, world: World) -> float:
-        view, game = self.view, self.game
-        decl = view.declarer
-        if game < 0:
-            if decl >= 0 or self.hand_value is None:
-                return 1.0
-            return self.bidder_weight(decl, world.hands[decl])
-        ten = world.hands[decl] | view.played[decl]
-        twelve = ten | world.skat
-        w = _contract_fit(game, ten)
-        if game != NULL and hand_game_value(view.contract, twelve) < view.bid:
-            w *= OVERBID_WEIGHT
-        return w
-
-
-def _contract_fit(game: int, ten: int) -> float:
-    """How well ten cards suit a declared game (how likely a declarer holding them is)."""
-    if game == NULL:  # few aces, kings and queens (ranks 0..2 of each suit)
-        high = sum((ten >> (8 * s) & 0b111).bit_count() for s in range(4))
-        return math.exp(-0.4 * high)
-    jacks = (ten & JACKS).bit_count()
-    if game == GRAND:
-        aces = sum(ten >> (8 * s) & 1 for s in range(4))
-        return _sigmoid(1.5 * (jacks + 0.5 * aces - 2.5))
-    trumps = (ten & EFFECTIVE_SUIT_MASK[game][TRUMP]).bit_count()
-    return _sigmoid(1.2 * (trumps - 4.5) + 0.3 * jacks)
+POOL = 4  # uniform worlds drawn per world kept when worlds are weighted
 
 
 def sample_worlds(
     view: PlayerView,
     n: int,
     rng: np.random.Generator,
-    inference: Weigher | None = None,
-    pool: int = 4,
+    weigher: Weigher | None = None,
     sampler: WorldSampler | None = None,
 ) -> list[tuple[World, float]]:
     """Up to ``n`` distinct worlds with weights summing to 1.
 
-    Without inference: ``n`` uniform draws (repeats merged). With inference: ``n`` of a
-    uniform pool of ``pool * n`` worlds, drawn without replacement in proportion to their
+    Without a weigher: ``n`` uniform draws (repeats merged). With one: ``n`` of a uniform
+    pool of ``POOL * n`` worlds, drawn without replacement in proportion to their
     likelihood, so the solver spends its time on likely worlds and never on one twice.
     """
     if n < 1:
         raise ValueError(f"n (worlds to sample) must be >= 1, got {n}")
     sampler = sampler or WorldSampler(view)
-    if inference is None:
+    if weigher is None:
         return _merge(sampler.sample(rng, n), [1.0] * n)
-    cands = sampler.sample(rng, pool * n)
-    w = inference.weights(cands)
+    cands = sampler.sample(rng, POOL * n)
+    w = weigher.weights(cands)
     if not w.sum() > 0:
         return _merge(cands[:n], [1.0] * n)
     # n draws without replacement in proportion to the weights (Efraimidis-Spirakis keys):
@@ -334,7 +238,7 @@ def hand_game_value(contract: Contract, twelve: int) -> int:
 
 
 __all__ = [
-    "Inference",
+    "POOL",
     "InconsistentViewError",
     "Weigher",
     "World",
