@@ -1,4 +1,5 @@
-"""The batched heuristic makes the single-game heuristic's moves, row for row."""
+"""The batched heuristic (the rules compiled over a batch) makes the single-game heuristic's
+moves (the same rules called on one view), row for row."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from skat_env import vector
 from skat_env.agents import heuristic_batched
 from skat_env.agents.heuristic import HeuristicAgent
-from skat_env.agents.heuristic_batched import decide_batch
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT, Game
 from skat_env.core.moves import MOVE_INDEX
 from skat_env.core.tables import HIGHER, LOWER, NULL
@@ -116,7 +116,7 @@ def test_tournament_records_do_not_depend_on_batching():
     assert lockstep == one_by_one
 
 
-def test_without_numba_rows_are_decided_one_by_one(monkeypatch):
+def test_without_numba_the_rules_run_as_plain_python(monkeypatch):
     data = _decisions(5, 0.1, 0.0, seed=1)
     monkeypatch.setattr(heuristic_batched, "njit", None)
     agent = HeuristicAgent()
@@ -132,9 +132,6 @@ def test_empty_batch_and_bad_shapes():
         agent.act_batch(np.zeros((2, 450), np.float32), np.zeros((3, 121), np.int8))
     with pytest.raises(ValueError, match="expected observations"):
         agent.act_batch(np.zeros((2, 100), np.float32), np.zeros((2, 121), np.int8))
-    with pytest.raises(ValueError, match="9 thresholds"):
-        decide_batch(np.zeros((1, 450), np.float32), np.zeros((1, 121), np.int8), 0.0, (1.0,),
-                     agent.act)  # fmt: skip
 
 
 def test_a_finished_game_or_an_empty_mask_is_refused():
@@ -155,8 +152,8 @@ def test_a_finished_game_or_an_empty_mask_is_refused():
 
 
 def test_kernel_tables_hold_the_core_rankings():
-    np.testing.assert_array_equal(heuristic_batched._CT[2], HIGHER)
-    np.testing.assert_array_equal(heuristic_batched._CT[3], LOWER)
+    np.testing.assert_array_equal(heuristic_batched._TABLES[0][2], HIGHER)
+    np.testing.assert_array_equal(heuristic_batched._TABLES[0][3], LOWER)
 
 
 def test_bench_heuristic_runs_and_checks_the_moves(capsys):
