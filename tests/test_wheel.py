@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import skat_env
 from skat_env.agents.ppo import BUNDLED_MODEL, PPOAgent
 from skat_env.agents.registry import make_agent
 from skat_env.core.game import Game
@@ -126,12 +125,6 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
         assert name in names
     assert not any(n.startswith(("tests/", "models/", "agents/")) for n in names)
     assert wheel.stat().st_size < 2_000_000  # the model is 0.8 MB of it
-
-
-def test_one_version_in_pyproject_the_package_and_the_changelog():
-    version = re.search(r'^version = "(.+?)"', (ROOT / "pyproject.toml").read_text(), re.M)[1]
-    latest = re.search(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.M)[1]
-    assert version == skat_env.__version__ == latest
 
 
 def test_the_readme_python_snippets_run():
