@@ -39,7 +39,8 @@ def specs(contracts: tuple[str, str], cards: str) -> tuple[str, str]:
     if cards == "heuristic":
         return contracts
     sep = "," if ":" in cards else ":"
-    return tuple(cards if c == "search" else f"{cards}{sep}bidder={c}" for c in contracts)  # type: ignore[return-value]
+    nested = [f"[{c}]" if "," in c else c for c in contracts]  # a spec with commas: brackets
+    return tuple(cards if c == "search" else f"{cards}{sep}bidder={c}" for c in nested)  # type: ignore[return-value]
 
 
 def lineups(a: str, b: str) -> list[list[str]]:

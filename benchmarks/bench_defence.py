@@ -1,8 +1,8 @@
 """Defence alone: a fixed declarer against two defenders of spec A and, on the same deals,
 two defenders of spec B.
 
-    python benchmarks/bench_defence.py --defenders pimc:fast,play_only \\
-        pimc:fast,play_only,dinfer=1 --deals 300 --seed 0
+    python benchmarks/bench_defence.py --defenders pimc:fast,play_only,dinfer=0 \\
+        pimc:fast,play_only --deals 300 --seed 0
     python benchmarks/bench_defence.py --declarer pimc:fast --defenders heuristic pimc:fast
 
 Pairing: for each deal the whole auction, the skat decision, the discard and the declaration

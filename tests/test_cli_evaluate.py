@@ -71,7 +71,7 @@ def test_help_lists_the_agent_specs():
         [sys.executable, "evaluate.py", "--help"], cwd=ROOT, capture_output=True, text=True,
         timeout=60,
     )  # fmt: skip
-    assert proc.returncode == 0 and "ppo:PATH" in proc.stdout and "--workers" in proc.stdout
+    assert proc.returncode == 0 and "ppo[:PATH]" in proc.stdout and "--workers" in proc.stdout
 
 
 def test_default_outputs_never_overwrite_an_earlier_run(tmp_path, monkeypatch, capsys):

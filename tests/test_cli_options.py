@@ -24,6 +24,8 @@ def test_parse_opponents_normalises_sums_and_refuses_bad_specs():
     assert parse_opponents("heuristic:margin=-1:2") == {"heuristic:margin=-1": 1.0}
     for text, match in [
         ("bogus:1", "unknown agent"),
+        ("heuristc:1", r"did you mean heuristic\?\); agents: random, heuristic"),
+        ("heuristic:margn=1:1", "did you mean margin"),
         ("random:-1", "non-negative"),
         ("random:nan", "non-negative"),
         ("random:0,self:0", "positive weight"),
@@ -59,10 +61,31 @@ class _Settings:
 def test_parse_dataclass_reads_every_field_and_reports_the_given_flags():
     args, given = parse_dataclass(_Settings, ["--n", "7", "--fast"], "prog", "test")
     assert args == _Settings(n=7, rate=0.5, name="x", fast=True) and given == {"n", "fast"}
-    args, given = parse_dataclass(_Settings, ["--no-fast", "--rate", "2"], "prog", "test")
-    assert args == _Settings(rate=2.0) and given == {"fast", "rate"}
-    with pytest.raises(SystemExit):
+    args, given = parse_dataclass(_Settings, ["--name", "y", "--rate", "2"], "prog", "test")
+    assert args == _Settings(rate=2.0, name="y") and given == {"name", "rate"}
+    with pytest.raises(UsageError, match="argument --n: invalid int value: '1.5'"):
         parse_dataclass(_Settings, ["--n", "1.5"], "prog", "test")
+    with pytest.raises(UsageError, match="argument --mode: invalid choice: 'c'"):
+        parse_dataclass(_Grouped, ["--mode", "c"], "prog", "test")
+
+
+@dataclass
+class _Grouped:
+    mode: str = field(default="a", metadata={"help": "a mode", "group": "run",
+                                             "choices": ("a", "b")})  # fmt: skip
+    rate: float = field(default=0.5, metadata={"help": "a rate", "group": "tuning"})
+    quiet: bool = field(default=False, metadata={"help": "say less", "group": "run"})
+
+
+def test_parse_dataclass_groups_flags_and_shows_defaults(capsys):
+    with pytest.raises(SystemExit) as e:
+        parse_dataclass(_Grouped, ["--help"], "prog", "First line.\nSecond line.", "after")
+    out = capsys.readouterr().out
+    assert e.value.code == 0 and "First line.\nSecond line." in out and out.endswith("after\n")
+    run, tuning = out.index("\nrun:"), out.index("\ntuning:")
+    assert run < out.index("  --mode {a,b}") < out.index("  --quiet") < tuning
+    assert tuning < out.index("  --rate RATE")
+    assert "(default: 0.5)" in out and "--no-quiet" not in out  # an off switch is a plain flag
 
 
 def test_add_tournament_options_gives_the_shared_block_with_its_defaults():

@@ -39,6 +39,8 @@ def test_search_card_play_makes_the_deciders_bidders():
     )
     assert bench_contracts.specs(("learned", "heuristic"), "pimc")[0] == "pimc:bidder=learned"
     assert bench_contracts.specs(("learned", "search"), "pimc:fast")[1] == "pimc:fast"
+    nested = bench_contracts.specs(("learned:margin=5,nulls=0", "search"), "pimc")[0]
+    assert nested == "pimc:bidder=[learned:margin=5,nulls=0]"  # its commas in brackets
 
 
 def test_bad_arguments_exit_2(capsys, tmp_path):
