@@ -4,7 +4,7 @@ A *variant* is what the declarer commits to before the first card: the game kind
 suits, ``4`` grand, ``5`` null, ``6`` null ouvert) and hand or pickup. For a variant, the
 declarer's position and the ten cards he plays with (after a pickup also the two he
 buried), the model predicts four probabilities of how the game ends when played out (see
-:mod:`skat_env.agents.contract_data` for the card play the data comes from):
+:mod:`skat_env.training.contract_data` for the card play the data comes from):
 
 ``win``        the declarer wins (61+ points; null: no trick)
 ``schneider``  the declarer takes 90+ points

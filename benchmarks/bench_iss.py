@@ -23,7 +23,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from skat_env.integrations.iss_data import iss_decisions  # noqa: E402
+from skat_env.training.iss_data import iss_decisions  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

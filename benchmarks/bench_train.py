@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
+from stable_baselines3.common.logger import Logger  # noqa: E402
 
 from skat_env.cli.options import opponent_policies, parse_opponents  # noqa: E402
-from skat_env.integrations.opponents import SelfPlaySlots, make_vec_env  # noqa: E402
+from skat_env.training.opponents import SelfPlaySlots, make_vec_env  # noqa: E402
 
 
 class Timer(BaseCallback):
@@ -70,6 +71,7 @@ def measure(kind: str, n_envs: int, args: argparse.Namespace) -> dict[str, float
         device="cpu",
         policy_kwargs={"net_arch": [int(x) for x in args.net_arch.split(",")]},
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
     slots.fill(model.policy)
     model.learn(args.rollout_size)  # warm-up: caches, first allocations
     timer = Timer()

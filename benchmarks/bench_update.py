@@ -25,9 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
+from stable_baselines3.common.logger import Logger  # noqa: E402
 
 from skat_env.cli.options import opponent_policies, parse_opponents  # noqa: E402
-from skat_env.integrations.opponents import SelfPlaySlots, make_vec_env  # noqa: E402
+from skat_env.training.opponents import SelfPlaySlots, make_vec_env  # noqa: E402
 
 DEFAULT = ("4,2048,256x256", "2,2048,256x256", "1,2048,256x256", "4,4096,256x256",
            "4,2048,128x128", "2,2048,128x128")  # fmt: skip
@@ -64,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     venv = make_vec_env("vector", 256, weights, opponent_policies(weights, 0), slots, seed=0,
                         reward_mode="seeger_fabian", reward_scale=0.01)  # fmt: skip
     collector = model_for(venv, args.rollout_size, 1, 2048, [256, 256])
+    collector.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
     slots.fill(collector.policy)
     collector.learn(args.rollout_size)  # fills the rollout buffer once
     buffer = collector.rollout_buffer

@@ -84,6 +84,7 @@ class LearnerSeat(gym.Env):
 
 def main(argv: list[str] | None = None) -> int:
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     from skat_env.agents.registry import make_agent
 
@@ -94,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     env = LearnerSeat([make_agent(args.opponent, seed=0), make_agent(args.opponent, seed=1)])
     model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, seed=0, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # else SB3 makes /tmp/SB3-<date>
     model.learn(args.steps)
     if args.out:
         model.save(args.out)

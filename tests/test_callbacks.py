@@ -1,5 +1,6 @@
-"""skat_env.integrations.callbacks: the appended progress.csv, atomic saves, and the callbacks
-that freeze snapshots, stop at the wall-clock budget on a rollout boundary and show progress."""
+"""skat_env.training.callbacks: the appended progress.csv, atomic saves, and the callbacks
+that freeze snapshots, stop at the wall-clock budget on a rollout boundary and show progress
+towards whichever limit (steps or the budget) ends the run first."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from skat_env.integrations.callbacks import (  # noqa: E402
+from skat_env.training.callbacks import (  # noqa: E402
     PROGRESS_COLUMNS,
     DeadlineCallback,
     ProgressCallback,
     SnapshotCallback,
     make_logger,
+    projected_total,
     save_atomic,
 )
-from skat_env.integrations.opponents import SelfPlaySlots  # noqa: E402
+from skat_env.training.opponents import SelfPlaySlots  # noqa: E402
 
 
 def test_progress_csv_is_appended_by_every_logger_with_one_header(tmp_path):
@@ -86,3 +88,38 @@ def test_progress_bar_spans_the_whole_run_from_the_resumed_step(fresh_model):
     callback.on_step()
     assert callback.bar.n == 250
     callback.on_training_end()
+
+
+def test_projected_total_is_the_binding_limit():
+    # 1,000 steps/s since t=10; at t=20 with 10,000 steps done
+    assert projected_total(0, 10_000, 3_000_000, 10.0, 20.0, None) == 3_000_000  # no budget
+    assert projected_total(0, 10_000, 3_000_000, 10.0, 20.0, 80.0) == 70_000  # the clock binds
+    assert projected_total(0, 10_000, 50_000, 10.0, 20.0, 80.0) == 50_000  # the steps bind
+    assert projected_total(0, 10_000, 50_000, 10.0, 20.0, 15.0) == 10_000  # past the deadline
+    assert projected_total(500, 500, 50_000, 10.0, 20.0, 80.0) == 50_000  # no rate yet
+
+
+def test_progress_bar_follows_the_budget_when_it_ends_the_run_first(fresh_model):
+    """The main job's case: a 3 M step cap that the 14-minute budget reaches first. The bar's
+    total is the step count at the deadline, so its ETA is the time left, and it says so."""
+    now = [0.0]
+    callback = ProgressCallback(0, 3_000_000, deadline=840.0, clock=lambda: now[0])
+    callback.init_callback(fresh_model)
+    callback.on_training_start({}, {})
+    assert callback.bar.total == 3_000_000 and not callback.clock_binds
+    now[0], fresh_model.num_timesteps = 420.0, 350_000  # half the budget: 833 steps/s
+    callback.on_step()
+    bar = callback.bar
+    assert bar.n == 350_000 and bar.total == 700_000 and callback.clock_binds
+    assert "until --max-minutes" in bar.desc
+    remaining = (bar.total - bar.n) / (bar.n / (now[0] - callback.began))
+    assert remaining == pytest.approx(840.0 - now[0])  # the ETA is the budget's end
+    callback.on_training_end()
+    fast = ProgressCallback(0, 300_000, deadline=840.0, clock=lambda: now[0])
+    fast.init_callback(fresh_model)
+    now[0] = 0.0
+    fast.on_training_start({}, {})
+    now[0], fresh_model.num_timesteps = 420.0, 200_000  # 400,000 by the deadline: the cap binds
+    fast.on_step()
+    assert fast.bar.total == 300_000 and not fast.clock_binds and fast.bar.desc == "PPO"
+    fast.on_training_end()

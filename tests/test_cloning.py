@@ -1,4 +1,4 @@
-"""skat_env.integrations.cloning: a teacher's decisions recorded on the batched engine replay
+"""skat_env.training.cloning: a teacher's decisions recorded on the batched engine replay
 as its games with their final rewards, and behaviour cloning learns them."""
 
 import numpy as np
@@ -11,7 +11,7 @@ from skat_env.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.core.rewards import rewards_of  # noqa: E402
 from skat_env.encoding.observation import observe  # noqa: E402
-from skat_env.integrations.cloning import behaviour_clone, teacher_decisions  # noqa: E402
+from skat_env.training.cloning import behaviour_clone, teacher_decisions  # noqa: E402
 
 
 def test_teacher_decisions_replay_as_the_teachers_games_with_final_rewards():

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat_env.agents import contract_data as cd
+from skat_env.training import contract_data as cd
 from skat_env.agents.contract_model import (
     HAND_FEATURES,
     HEADS,
@@ -22,7 +22,7 @@ from skat_env.agents.contract_model import (
     load_default,
     matadors_of,
 )
-from skat_env.agents.contract_train import calibration, inputs, targets, train, widened
+from skat_env.training.contract_train import calibration, inputs, targets, train, widened
 from skat_env.agents.heuristic import HeuristicAgent
 from skat_env.cli import contracts as cli
 from skat_env.core.cards import parse_cards

@@ -1,5 +1,5 @@
-"""skat_env.integrations.distill and its command line skat_env.cli.distill: resumable shards of
-a teacher's decisions, the same for any number of workers, with a search teacher's values."""
+"""skat_env.training.distill and its command line skat_env.cli.distill: resumable shards of
+a teacher's decisions, the same for any number of workers."""
 
 import functools
 
@@ -8,7 +8,7 @@ import pytest
 
 from skat_env.agents.registry import make_agent
 from skat_env.cli import distill as cli
-from skat_env.integrations import distill
+from skat_env.training import distill
 
 
 def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
@@ -33,7 +33,6 @@ def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
     assert np.allclose(again["return"] * 0.01, data["return"][:m])
     with pytest.raises(ValueError, match="reward mode"):
         distill.load_shards(out, "zero_sum")
-    assert np.isnan(data["values"]).all()  # the heuristic reports no search values
     with pytest.raises(FileNotFoundError):
         distill.load_shards(tmp_path / "none", "seeger_fabian")
 
@@ -53,9 +52,8 @@ def test_distill_cli_refuses_bad_input_with_exit_2(tmp_path, capsys, argv, match
     assert not (tmp_path / "x").exists()
 
 
-def test_distill_workers_write_the_same_shards_with_search_values(tmp_path):
-    """Two worker processes give the shards one process gives; a pimc teacher's card-play
-    decisions carry its values, with its move among the best-valued legal cards."""
+def test_distill_workers_write_the_same_shards_as_one(tmp_path):
+    """Two worker processes give the shards one process gives (a pimc teacher)."""
     pytest.importorskip("numba")
     teacher = "pimc:fast,play_only,worlds=2,cap=off"
     make = functools.partial(make_agent, teacher, seed=0)
@@ -63,15 +61,9 @@ def test_distill_workers_write_the_same_shards_with_search_values(tmp_path):
         distill.write_shards(make, teacher, 2, tmp_path / name, seed=3, shard_games=1,
                              progress=False, workers=workers)  # fmt: skip
     one, two = (distill.load_shards(tmp_path / n, "seeger_fabian") for n in ("one", "two"))
-    for key in ("obs", "mask", "move", "return", "values"):
-        assert np.array_equal(one[key], two[key], equal_nan=key != "mask"), key
-    valued = ~np.isnan(one["values"]).all(axis=1)
-    assert valued.any()
-    for row, mask, move in zip(one["values"][valued], one["mask"][valued], one["move"][valued],
-                               strict=True):  # fmt: skip
-        assert move < 32 and mask[move] and not np.isnan(row[move])
-        legal = np.flatnonzero(mask[:32])
-        assert row[move] >= np.nanmax(row[legal]) - 1.0 - 1e-6  # near-ties go to the heuristic
+    assert len(one["move"]) > 0 and one["games"] == two["games"] == 2
+    for key in ("obs", "mask", "move", "return"):
+        assert np.array_equal(one[key], two[key]), key
 
 
 def test_contracts_only_keeps_exactly_the_decisions_before_the_first_card(tmp_path):

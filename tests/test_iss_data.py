@@ -12,7 +12,7 @@ import pytest
 from skat_env.core.game import PLAY
 from skat_env.core.records import read_iss
 from skat_env.encoding.observation import decode
-from skat_env.integrations.iss_data import (
+from skat_env.training.iss_data import (
     game_decisions,
     iss_decisions,
     iss_lines,
@@ -117,25 +117,25 @@ def test_bad_reward_mode_is_refused():
 TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
         "--n-epochs", "1", "--net-arch", "16", "--eval-every", "0", "--eval-deals", "3",
         "--final-eval-deals", "3", "--no-progress", "--max-minutes", "0", "--no-tensorboard",
-        "--bc-epochs", "1"]  # fmt: skip
+        "--clone-epochs", "1"]  # fmt: skip
 
 
-def test_skat_train_bc_iss_clones_the_human_games(tmp_path, monkeypatch, capsys):
+def test_skat_train_init_iss_clones_the_human_games(tmp_path, monkeypatch, capsys):
     from skat_env.cli import train
 
     monkeypatch.chdir(tmp_path)
     packed = tmp_path / "iss.sgf.bz2"
     packed.write_bytes(bz2.compress(DATA.read_bytes()))
-    assert train.main([*TINY, "--name", "iss", "--bc-iss", str(packed)]) == 0
+    assert train.main([*TINY, "--name", "iss", "--init", f"iss:{packed}"]) == 0
     out = capsys.readouterr().out
     assert "7 games kept" in out and "decisions of 7 human games" in out  # 256 // 33
     stats = json.loads((tmp_path / "runs" / "iss" / "bc.json").read_text())
     assert stats["games"] == 7 and stats["decisions"] > 7 * 10
-    assert train.main([*TINY, "--name", "x", "--bc-iss", str(tmp_path / "none.sgf")]) == 2
-    assert "--bc-iss: no such file" in capsys.readouterr().err
-    bad = [*TINY, "--name", "y", "--bc-iss", str(packed), "--bc-iss-min-rating", "-1"]
+    assert train.main([*TINY, "--name", "x", "--init", f"iss:{tmp_path / 'none.sgf'}"]) == 2
+    assert "--init iss: no such file" in capsys.readouterr().err
+    bad = [*TINY, "--name", "y", "--init", f"iss:{packed}", "--iss-min-rating", "-1"]
     assert train.main(bad) == 2
-    assert "--bc-iss-min-rating >= 0" in capsys.readouterr().err
+    assert "--iss-min-rating must be >= 0" in capsys.readouterr().err
 
 
 def test_bench_iss_reports_records_per_second(capsys):

@@ -1,4 +1,4 @@
-"""skat_env.integrations.opponents: self-play slots, the batched and single-game opponent
+"""skat_env.training.opponents: self-play slots, the batched and single-game opponent
 pools built from policies passed in."""
 
 import numpy as np
@@ -8,7 +8,7 @@ pytest.importorskip("sb3_contrib")
 
 from skat_env import vector  # noqa: E402
 from skat_env.agents import HeuristicAgent, RandomAgent  # noqa: E402
-from skat_env.integrations.opponents import (  # noqa: E402
+from skat_env.training.opponents import (  # noqa: E402
     SelfPlaySlots,
     SingleGamePool,
     make_vec_env,

@@ -1,7 +1,7 @@
-"""The training league (integrations/training_league.py): PFSP weights from the learner's win
-rates as documented (worked examples, ordering, forgetting), snapshot and best-model slots, bad
-options; the vector env's per-game opponent and outcome reports and new weights; a seeded
-league run through train.py, and its bad flags."""
+"""The training opponent pool (training/pool.py): PFSP weights from the learner's win rates as
+documented (worked examples, ordering, forgetting), snapshot and best-model slots, bad options;
+the vector env's per-game opponent and outcome reports and new weights; a seeded pool run through
+train.py (--opponents pool:...), and its bad flags."""
 
 import json
 import math
@@ -14,15 +14,15 @@ from hypothesis import strategies as st
 from skat_env.cli import train
 from skat_env.envs.policy import RandomPolicy
 from skat_env.envs.vector_env import SkatVectorEnv
-from skat_env.integrations.training_league import League
+from skat_env.training.pool import OpponentPool
 
 
 def policy(seed: int = 0):
     return RandomPolicy(seed)
 
 
-def league(n: int = 2, **kw) -> League:
-    return League({f"p{k}": policy(k) for k in range(n)}, **kw)
+def make_pool(n: int = 2, **kw) -> OpponentPool:
+    return OpponentPool({f"p{k}": policy(k) for k in range(n)}, **kw)
 
 
 # --- weights follow the win rates ------------------------------------------------------------
@@ -37,7 +37,7 @@ def league(n: int = 2, **kw) -> League:
     ],
 )
 def test_weights_are_the_documented_formula(prioritise, f):
-    lg = league(3, prioritise=prioritise, horizon=1e15, prior_games=20, explore=0.1)
+    lg = make_pool(3, prioritise=prioritise, horizon=1e15, prior_games=20, explore=0.1)
     # member 0: 60 wins, 20 losses; member 1: 10 thrown in, 10 losses; member 2: nothing
     lg.record([0] * 80 + [1] * 20, [1] * 60 + [-1] * 20 + [0] * 10 + [-1] * 10)
     x = np.array([(60 + 10) / (80 + 20), (5 + 10) / (20 + 20), 0.5])
@@ -50,7 +50,7 @@ def test_weights_are_the_documented_formula(prioritise, f):
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([-1, 0, 1])), max_size=200))
 def test_hard_plays_the_members_the_learner_beats_least_most(games):
-    lg = league(4, prioritise="hard")
+    lg = make_pool(4, prioritise="hard")
     if games:
         lg.record(*map(list, zip(*games, strict=True)))
     x, w = lg.win_rates(), lg.weights()
@@ -61,7 +61,7 @@ def test_hard_plays_the_members_the_learner_beats_least_most(games):
 
 
 def test_even_prefers_members_near_a_half():
-    lg = league(3, prioritise="even", horizon=1e15, explore=0.0)
+    lg = make_pool(3, prioritise="even", horizon=1e15, explore=0.0)
     lg.record([0] * 100 + [2] * 100, [1] * 95 + [-1] * 5 + [-1] * 95 + [1] * 5)
     w = lg.weights()
     assert w[1] > w[0] and w[1] > w[2]
@@ -69,13 +69,13 @@ def test_even_prefers_members_near_a_half():
 
 def test_forgetting_is_the_same_game_by_game_or_in_one_batch():
     outcomes = np.random.default_rng(3).choice([-1, 0, 1], 300)
-    one, batch = league(1, horizon=50), league(1, horizon=50)
+    one, batch = make_pool(1, horizon=50), make_pool(1, horizon=50)
     for o in outcomes:
         one.record([0], [o])
     batch.record([0] * 300, outcomes)
     np.testing.assert_allclose(one.win_rates(), batch.win_rates())
     # old results fade: 300 wins, then 300 losses -> the estimate follows the losses
-    lg = league(1, horizon=50)
+    lg = make_pool(1, horizon=50)
     lg.record([0] * 300, [1] * 300)
     assert lg.win_rates()[0] > 0.85  # about 50 games count, with 20 prior games at 1/2
     lg.record([0] * 300, [-1] * 300)
@@ -86,7 +86,7 @@ def test_forgetting_is_the_same_game_by_game_or_in_one_batch():
 
 
 def test_snapshots_fill_the_empty_slots_then_replace_the_oldest():
-    lg = league(1, snapshots=2)
+    lg = make_pool(1, snapshots=2)
     assert lg.names == ["p0", "self0", "self1"]
     np.testing.assert_allclose(lg.weights(), [1, 0, 0])  # empty slots are never drawn
     a, b, c = policy(10), policy(11), policy(12)
@@ -95,23 +95,23 @@ def test_snapshots_fill_the_empty_slots_then_replace_the_oldest():
     lg.record([1] * 10, [-1] * 10)
     assert lg.add_snapshot(b) == "self1" and (lg.weights() > 0).all()
     assert lg.add_snapshot(c) == "self0"  # the oldest
-    pool, _ = lg.pool()
+    pool, _ = lg.env_opponents()
     assert pool["self0"].policy is c and pool["self1"].policy is b
     assert lg.table()[1]["games"] == 0  # a new snapshot's record starts afresh
 
 
 def test_only_a_better_score_replaces_the_best_member():
-    lg = league(1, best=True)
+    lg = make_pool(1, best=True)
     a, b = policy(1), policy(2)
     assert lg.weights()[1] == 0
     assert lg.offer_best(a, -3.0) and lg.weights()[1] > 0
     assert not lg.offer_best(b, -3.0) and not lg.offer_best(b, -5.0)
-    assert lg.pool()[0]["best"].policy is a
-    assert lg.offer_best(b, 2.5) and lg.pool()[0]["best"].policy is b
+    assert lg.env_opponents()[0]["best"].policy is a
+    assert lg.offer_best(b, 2.5) and lg.env_opponents()[0]["best"].policy is b
 
 
-def test_a_league_of_slots_only_is_uniform_until_filled():
-    lg = League({}, snapshots=2)
+def test_a_pool_of_slots_only_is_uniform_until_filled():
+    lg = OpponentPool({}, snapshots=2)
     np.testing.assert_allclose(lg.weights(), [0.5, 0.5])  # a placeholder to build the env
     lg.add_snapshot(policy())
     np.testing.assert_allclose(lg.weights(), [1, 0])
@@ -133,21 +133,21 @@ def test_a_league_of_slots_only_is_uniform_until_filled():
 )
 def test_bad_options_are_refused(kw, match):
     with pytest.raises(ValueError, match=match):
-        league(1, **kw)
+        make_pool(1, **kw)
 
 
 @pytest.mark.parametrize("name", ["self", "self3", "best"])
-def test_reserved_names_and_empty_leagues_are_refused(name):
-    with pytest.raises(ValueError, match="league's own"):
-        League({name: policy()})
+def test_reserved_names_and_empty_pools_are_refused(name):
+    with pytest.raises(ValueError, match="pool's own"):
+        OpponentPool({name: policy()})
     with pytest.raises(ValueError, match="no members"):
-        League({})
+        OpponentPool({})
     with pytest.raises(TypeError):
-        League({"x": 42})
+        OpponentPool({"x": 42})
 
 
 def test_bad_records_and_offers_change_nothing():
-    lg = league(2, best=False)
+    lg = make_pool(2, best=False)
     before = lg.table()
     for opp, out in [([0, 2], [1, 1]), ([0, -1], [1, 1]), ([0], [2]), ([0, 1], [1]),
                      ([0.0], [1]), ([0], [0.5])]:  # fmt: skip
@@ -159,7 +159,7 @@ def test_bad_records_and_offers_change_nothing():
     with pytest.raises(ValueError, match="no snapshot slots"):
         lg.add_snapshot(policy())
     with pytest.raises(ValueError, match="finite"):
-        league(1, best=True).offer_best(policy(), float("inf"))
+        make_pool(1, best=True).offer_best(policy(), float("inf"))
 
 
 # --- the vector env reports each game's opponent and outcome; new weights -------------------
@@ -225,11 +225,11 @@ def test_set_weights_steers_the_new_games_and_repeats_under_a_seed():
 def test_after_eval_offers_only_a_fresh_evaluation(monkeypatch):
     from types import SimpleNamespace
 
-    from skat_env.integrations.callbacks import AfterEvalCallback, LeagueCallback
+    from skat_env.training.callbacks import AfterEvalCallback, PoolCallback
 
     offers, lines = [], []
-    monkeypatch.setattr(LeagueCallback, "offer_best", lambda self, model, rows: offers.append(rows))
-    lc = LeagueCallback(league(1, best=True), snapshot_every=10)
+    monkeypatch.setattr(PoolCallback, "offer_best", lambda self, model, rows: offers.append(rows))
+    lc = PoolCallback(make_pool(1, best=True), snapshot_every=10)
     evaluator = SimpleNamespace(last=[{"opponent": "heuristic", "diff": 1.0}])
     cb = AfterEvalCallback(evaluator, lc, lines.append)
     cb.model = SimpleNamespace()
@@ -238,15 +238,15 @@ def test_after_eval_offers_only_a_fresh_evaluation(monkeypatch):
     evaluator.last = [{"opponent": "heuristic", "diff": 2.0}]
     cb._on_step()
     cb._on_step()
-    assert offers == [evaluator.last] and len(lines) == 1 and lines[0].startswith("league: p0")
+    assert offers == [evaluator.last] and len(lines) == 1 and lines[0].startswith("pool: p0")
 
 
-# --- train.py --league -----------------------------------------------------------------------
+# --- train.py --opponents pool: -------------------------------------------------------------------
 
 TINY = ["--timesteps", "256", "--n-envs", "8", "--n-steps", "16", "--batch-size", "64",
         "--n-epochs", "1", "--net-arch", "16", "--eval-every", "128", "--eval-deals", "2",
         "--final-eval-deals", "2", "--snapshot-every", "64", "--checkpoint-every", "1000",
-        "--no-progress", "--bc-games", "0", "--max-minutes", "0", "--no-tensorboard"]  # fmt: skip
+        "--no-progress", "--init", "none", "--max-minutes", "0", "--no-tensorboard"]  # fmt: skip
 
 
 @pytest.fixture
@@ -255,13 +255,13 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_a_league_run_books_games_adds_snapshots_and_evaluates_the_panel(in_tmp, capsys):
-    argv = [*TINY, "--league", "random,heuristic:margin=-1,self,best", "--snapshot-pool", "2",
-            "--eval-panel", "heuristic:margin=0.5"]  # fmt: skip
+def test_a_pool_run_books_games_adds_snapshots_and_evaluates_the_panel(in_tmp, capsys):
+    argv = [*TINY, "--opponents", "pool:random,heuristic:margin=-1,self,best",
+            "--snapshot-pool", "2", "--eval-panel", "heuristic:margin=0.5"]  # fmt: skip
     assert train.main(["--name", "a", *argv]) == 0
     out = capsys.readouterr().out
-    assert "league random, heuristic:margin=-1, self0, self1, best (hard)" in out
-    table = json.loads((in_tmp / "runs/a/league.json").read_text())
+    assert "opponents pool random, heuristic:margin=-1, self0, self1, best (hard)" in out
+    table = json.loads((in_tmp / "runs/a/pool.json").read_text())
     assert [r["member"] for r in table] == [
         "random",
         "heuristic:margin=-1",
@@ -274,25 +274,25 @@ def test_a_league_run_books_games_adds_snapshots_and_evaluates_the_panel(in_tmp,
     assert math.isclose(sum(r["weight"] for r in table), 1, abs_tol=1e-3)
     evals = json.loads((in_tmp / "runs/a/evals.json").read_text())
     assert {r["opponent"] for r in evals} == {"heuristic:margin=0.5"}
-    assert train.main(["--name", "b", *argv]) == 0  # seeded: the same league record
-    assert json.loads((in_tmp / "runs/b/league.json").read_text()) == table
+    assert train.main(["--name", "b", *argv]) == 0  # seeded: the same pool record
+    assert json.loads((in_tmp / "runs/b/pool.json").read_text()) == table
 
 
 @pytest.mark.parametrize(
     "argv, match",
     [
-        (["--league", "heuristic", "--env", "single"], "--league needs --env vector"),
-        (["--league", "heuristic:0.5"], "take no weights"),
-        (["--league", "heuristic,heuristic"], "twice"),
-        (["--league", "bogus"], "bad league member"),
-        (["--league", ","], "at least one member"),
-        (["--league", "self", "--league-prioritise", "x"], "--league-prioritise must be one of"),
-        (["--league", "self", "--opponents", "random"], "exclude each other"),
+        (["--opponents", "pool:heuristic", "--env", "single"], "pool: needs --env vector"),
+        (["--opponents", "pool:heuristic:0.5"], "take no weights"),
+        (["--opponents", "pool:heuristic,heuristic"], "twice"),
+        (["--opponents", "pool:bogus"], "bad pool member"),
+        (["--opponents", "pool:,"], "at least one member"),
+        (["--opponents", "pool:self", "--pool-priority", "x"], "--pool-priority: invalid choice"),
+        (["--league", "self"], "unrecognized arguments: --league"),  # the old flag
         (["--eval-panel", "bogus"], "bad evaluation opponent"),
         (["--eval-panel", "random,random"], "distinct"),
     ],
 )
-def test_bad_league_flags_exit_2_with_a_message(in_tmp, capsys, argv, match):
+def test_bad_pool_flags_exit_2_with_a_message(in_tmp, capsys, argv, match):
     assert train.main([*TINY, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skat-train: error:") and match in err

@@ -1,11 +1,14 @@
 """train.py: smoke runs of both env paths that save / reload / evaluate, seeded repeats,
---resume, the budget (--max-minutes bounds cloning and PPO; a stopped run can resume), and bad
-input."""
+--resume, the budget (--max-minutes bounds cloning and PPO; a stopped run can resume), the
+warm starts of --init, the help, no litter in the system temp folder, and bad input."""
 
 import csv
+import dataclasses
 import json
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from skat_env import tournament  # noqa: E402
 from skat_env.cli import train  # noqa: E402
-from skat_env.integrations import cloning  # noqa: E402
+from skat_env.training import cloning  # noqa: E402
 
 TINY = [
     "--timesteps",
@@ -41,8 +44,8 @@ TINY = [
     "--checkpoint-every",
     "128",
     "--no-progress",
-    "--bc-games",
-    "0",
+    "--init",
+    "none",
     "--max-minutes",
     "0",
     "--no-tensorboard",
@@ -148,8 +151,9 @@ def test_max_minutes_stops_after_one_update_saves_and_resumes(in_tmp, capsys):
     assert json.loads((d / "evals.json").read_text())[-1]["timesteps"] == 256
 
 
-def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys):
-    assert run("--name", "cap", "--bc-games", "8000", "--bc-epochs", "1") == 0
+def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys, monkeypatch):
+    assert run("--name", "cap", "--init", "heuristic", "--clone-games", "8000",
+               "--clone-epochs", "1") == 0  # fmt: skip
     assert "behaviour cloning: 7 games (capped: --timesteps 256)" in capsys.readouterr().out
     assert json.loads((in_tmp / "runs/cap/bc.json").read_text())["games"] == 7
     argv = [
@@ -157,17 +161,18 @@ def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys):
         "budget",
         "--timesteps",
         "1000000",
-        "--bc-games",
+        "--init",
+        "heuristic",
+        "--clone-games",
         "100000",
-        "--bc-epochs",
+        "--clone-epochs",
         "50",
-        "--bc-batch-size",
-        "1",
         "--max-minutes",
         "0.05",
         "--eval-every",
         "0",
     ]
+    monkeypatch.setattr(train, "CLONE_BATCH_SIZE", 1)  # slow cloning: the budget cuts it
     assert run(*argv) == 0
     stats = json.loads((in_tmp / "runs/budget/bc.json").read_text())
     assert 0 < stats["games"] < 100000 and stats["epochs"] < 50  # both cut by the budget
@@ -181,7 +186,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
 
     with monkeypatch.context() as m:
         m.setattr(cloning, "behaviour_clone", interrupted)
-        assert run("--name", "stop", "--bc-games", "4") == 130
+        assert run("--name", "stop", "--init", "heuristic", "--clone-games", "4") == 130
     err = capsys.readouterr().err
     assert "continue with: skat-train --name stop --resume" in err
     assert train.main(["--name", "stop", "--resume", "--no-progress"]) == 0
@@ -196,17 +201,26 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         (["--opponents", "random:0"], "positive weight"),
         (["--name", "nothing", "--resume"], "no checkpoint"),
         (["--n-envs", "-1"], "--n-envs must be >= 0"),
-        (["--env", "subproc"], "--env must be vector or single"),
-        (["--reward-mode", "points"], "--reward-mode"),
+        (["--env", "subproc"], "argument --env: invalid choice: 'subproc'"),
+        (["--reward-mode", "points"], "argument --reward-mode: invalid choice"),
+        (["--pool-priority", "x"], "argument --pool-priority: invalid choice"),
+        (["--n-epochs", "two"], "argument --n-epochs: invalid int value"),
         (["--net-arch", "64,x"], "--net-arch"),
-        (["--bc-games", "-1"], "--bc-games"),
-        (["--bc-epochs", "0"], "--bc-epochs"),
+        (["--clone-games", "0"], "--clone-games must be positive"),
+        (["--clone-epochs", "0"], "--clone-epochs must be positive"),
+        (["--init", "bogus"], "--init must be heuristic, none, data:DIR, iss:FILE or model:ZIP"),
+        (["--init", "model"], "--init must be heuristic, none, data:DIR"),
+        (["--init", "heuristic:x"], "--init must be heuristic, none, data:DIR"),
+        (["--init", "iss:nowhere.sgf"], "--init iss: no such file 'nowhere.sgf'"),
+        (["--iss-min-rating", "900"], "--iss-min-rating needs --init iss:FILE"),
+        (["--bc-games", "5"], "unrecognized arguments: --bc-games 5"),  # a removed flag
     ],
 )
 def test_bad_input_exits_2_with_a_message(in_tmp, capsys, argv, match):
     assert train.main([*TINY, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skat-train: error:") and match in err
+    assert err.count("\n") == 1  # one line, no usage block
 
 
 def test_existing_run_needs_resume_or_force(in_tmp, capsys):
@@ -230,7 +244,8 @@ def test_cli_error_has_no_traceback():
 
 
 def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
-    bc = ("--bc-games", "4", "--bc-epochs", "1", "--eval-every", "0", "--timesteps", "256")
+    bc = ("--init", "heuristic", "--clone-games", "4", "--clone-epochs", "1", "--eval-every", "0",
+          "--timesteps", "256")  # fmt: skip
     assert run("--name", "bc1", *bc) == 0
     assert "behaviour cloning:" in capsys.readouterr().out
     assert run("--name", "bc2", *bc) == 0
@@ -250,21 +265,21 @@ def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
 
 def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     from skat_env.agents import HeuristicAgent
-    from skat_env.integrations import distill
+    from skat_env.training import distill
 
     distill.write_shards(HeuristicAgent, "heuristic", 4, in_tmp / "data", shard_games=2,
                          progress=False)  # fmt: skip
-    assert run("--name", "d", "--bc-data", str(in_tmp / "data"), "--eval-every", "0") == 0
+    assert run("--name", "d", "--init", f"data:{in_tmp / 'data'}", "--eval-every", "0") == 0
     assert "decisions of 4 recorded games" in capsys.readouterr().out
-    assert run("--name", "e", "--bc-data", str(in_tmp / "none")) == 2
-    assert "no shard_*.npz files" in capsys.readouterr().err
+    assert run("--name", "e", "--init", f"data:{in_tmp / 'none'}") == 2
+    assert "--init data: no shard_*.npz files" in capsys.readouterr().err
 
 
 def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsys):
     assert run("--name", "src", "--eval-every", "0", "--opponents", "heuristic:1") == 0
     capsys.readouterr()
     src = str(in_tmp / "runs/src/final_model.zip")
-    assert run("--name", "warm", "--init-model", src, "--bc-games", "50", "--eval-every", "0") == 0
+    assert run("--name", "warm", "--init", f"model:{src}", "--eval-every", "0") == 0
     out = capsys.readouterr().out
     assert f"warm start: the weights of {src} (no cloning)" in out
     assert "behaviour cloning" not in out and not (in_tmp / "runs/warm/bc.json").exists()
@@ -279,15 +294,41 @@ def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsy
 
     final, first = evals("src", 256), evals("warm", 0)
     assert first == final and len(first) == 2
-    # another network, a missing file, or cloning data that would go unused: exit 2
+    # another network or a missing file: exit 2
     bad = [
         (["--net-arch", "16,16"], "does not fit this run"),
-        (["--init-model", "nowhere.zip"], "no such file"),
-        (["--bc-iss", src], "would be unused"),
+        (["--init", "model:nowhere.zip"], "--init model: no such file"),
     ]
     for argv, match in bad:
-        assert run("--name", "bad", "--init-model", src, *argv) == 2
+        assert run("--name", "bad", "--init", f"model:{src}", *argv) == 2
         assert match in capsys.readouterr().err
     (in_tmp / "junk.zip").write_text("not a model")
-    assert run("--name", "bad", "--init-model", str(in_tmp / "junk.zip"), "--force") == 2
+    assert run("--name", "bad", "--init", f"model:{in_tmp / 'junk.zip'}", "--force") == 2
     assert "cannot load" in capsys.readouterr().err
+
+
+def test_help_describes_the_run_in_groups_and_where_results_go(capsys):
+    with pytest.raises(SystemExit) as e:
+        train.main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    description = out.split("\n\n")[1]
+    assert description.startswith("Train a Skat agent") and description.endswith("deals.")
+    for title in ("run:", "budget", "warm start:", "opponents:", "PPO:", "evaluation:", "output:"):
+        assert f"\n{title}" in out, title
+    assert "results (runs/<name>/):" in out and "final_model.zip" in out
+    flags = re.findall(r"^  (--[a-z-]+)", out, re.M)  # one per setting, each once
+    assert len(flags) == len(set(flags)) == len(dataclasses.fields(train.Args)), flags
+
+
+def test_a_run_leaves_nothing_in_the_system_temp_folder(in_tmp, monkeypatch):
+    """SB3 logs to tempdir/SB3-<date> unless given a logger: a run logs to its own folder.
+    (torch's compiler cache, tempdir/torchinductor_<user>, is made once per user on import.)"""
+    temp = in_tmp / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
+    assert tempfile.gettempdir() == str(temp)
+    assert run("--name", "clean", "--init", "heuristic", "--clone-games", "4",
+               "--eval-every", "0") == 0  # fmt: skip
+    assert [p.name for p in temp.iterdir() if not p.name.startswith("torchinductor_")] == []

@@ -8,7 +8,7 @@ seat (the declarer's opponents bid first, as the heuristic does: ``--auction``) 
 a resumable dataset folder (run it again to complete or extend it; the
 rows depend only on the seed). ``train`` fits the model on a dataset folder, writes it
 (never over an existing file unless ``--force``) and its calibration plot (the model path
-with ``.png``). Library: :mod:`skat_env.agents.contract_data`, :mod:`.contract_train`;
+with ``.png``). Library: :mod:`skat_env.training.contract_data`, :mod:`.contract_train`;
 format: ``docs/contracts.md``.
 """
 
@@ -83,8 +83,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m skat_env.cli.
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from skat_env.agents.contract_data import generate
     from skat_env.agents.registry import check_spec
+    from skat_env.training.contract_data import generate
 
     for name in ("deals", "shard_deals", "workers"):
         _positive(name.replace("_", "-"), getattr(args, name))
@@ -100,8 +100,8 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace, command: str) -> int:
-    from skat_env.agents.contract_data import load
-    from skat_env.agents.contract_train import plot_calibration, train
+    from skat_env.training.contract_data import load
+    from skat_env.training.contract_train import plot_calibration, train
 
     _positive("epochs", args.epochs)
     for h in args.hidden:

@@ -1,9 +1,9 @@
 """Record a teacher's decisions for behaviour cloning (distillation from search).
 
     python -m skat_env.cli.distill --teacher pimc --games 2000 --out data/pimc
-    python train.py --bc-data data/pimc            # clone those decisions, then PPO
+    skat-train --init data:data/pimc                # clone those decisions, then PPO
 
-The command line over :mod:`skat_env.integrations.distill` (the shards, their format and
+The command line over :mod:`skat_env.training.distill` (the shards, their format and
 resumption are described there): the teacher is an agent spec, resolved here by the registry.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skat_env.agents.registry import AgentSpecError, make_agent
 from skat_env.core.rewards import REWARD_MODES
-from skat_env.integrations.distill import write_shards
+from skat_env.training.distill import write_shards
 
 PROG = "python -m skat_env.cli.distill"
 

@@ -40,29 +40,42 @@ def add_tournament_options(ap: argparse.ArgumentParser, deals: int, json_default
 KINDS = {"bool": bool, "int": int, "float": float, "str": str}  # field types a flag can have
 
 
-def parse_dataclass(cls: type, argv: list[str] | None, prog: str, description: str):
-    """An instance of the dataclass ``cls`` from ``argv`` (one ``--flag`` per field, help from
-    ``field(metadata={"help": ...})``), and the names of the flags given explicitly."""
+class _Parser(argparse.ArgumentParser):
+    """Reports a bad flag or value as :class:`UsageError` (one line, exit status 2) instead of
+    argparse's usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The description and epilog as written (paragraphs, example commands), defaults shown."""
+
+
+def parse_dataclass(cls: type, argv: list[str] | None, prog: str, description: str,
+                    epilog: str | None = None) -> tuple[Any, set[str]]:  # fmt: skip
+    """An instance of the dataclass ``cls`` from ``argv`` (one ``--flag`` per field), and the
+    names of the flags given explicitly. A field's metadata gives its ``help``, its argparse
+    ``group`` (a title; groups appear in field order) and optionally its ``choices`` and
+    ``metavar``. A bad flag or value raises :class:`UsageError`."""
 
     def build(suppress: bool) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(
-            prog=prog,
-            description=description,
-            formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-        )
+        p = _Parser(prog=prog, description=description, epilog=epilog,
+                    formatter_class=_HelpFormatter)  # fmt: skip
+        groups: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
+            title = f.metadata.get("group")
+            target = p if title is None else groups.setdefault(title, p.add_argument_group(title))
             flag = "--" + f.name.replace("_", "-")
             default = argparse.SUPPRESS if suppress else f.default
             kind = KINDS[f.type if isinstance(f.type, str) else f.type.__name__]
-            if kind is bool:
-                p.add_argument(
-                    flag,
-                    action=argparse.BooleanOptionalAction,
-                    default=default,
-                    help=f.metadata.get("help"),
-                )
+            extra: dict[str, Any] = {"default": default, "help": f.metadata.get("help")}
+            if kind is bool:  # --flag, and --no-flag where the default is on
+                extra["action"] = argparse.BooleanOptionalAction if f.default else "store_true"
             else:
-                p.add_argument(flag, type=kind, default=default, help=f.metadata.get("help"))
+                extra.update(type=kind, choices=f.metadata.get("choices"),
+                             metavar=f.metadata.get("metavar"))  # fmt: skip
+            target.add_argument(flag, **extra)
         return p
 
     values = vars(build(False).parse_args(argv))
@@ -107,21 +120,22 @@ def parse_opponents(text: str) -> dict[str, float]:
     return {k: v / total for k, v in weights.items() if v > 0}
 
 
-def league_members(text: str) -> list[str]:
-    """The member specs of ``--league`` (``self``: the snapshots, ``best``: the best model so
-    far, anything else an agent spec checked by the registry), in order; :class:`UsageError`
-    for a bad spec, a weight (the league weighs its members itself) or a repeat."""
+def pool_members(text: str) -> list[str]:
+    """The member specs of an opponent pool (``--opponents pool:MEMBER,...``; ``self``: the
+    snapshots, ``best``: the best model so far, anything else an agent spec checked by the
+    registry), in order; :class:`UsageError` for a bad spec, a weight (the pool weighs its
+    members itself) or a repeat."""
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not specs:
-        raise UsageError(f"--league needs at least one member, got {text!r}")
+        raise UsageError(f"an opponent pool needs at least one member, got {text!r}")
     if len(set(specs)) < len(specs):
-        raise UsageError(f"--league names a member twice: {text!r}")
+        raise UsageError(f"the opponent pool names a member twice: {text!r}")
     for spec in specs:
         head, _, tail = spec.rpartition(":")
         if head and _is_number(tail):
-            raise UsageError(f"--league members take no weights (the league sets them): {spec!r}")
+            raise UsageError(f"pool members take no weights (the pool sets them): {spec!r}")
         if spec not in ("self", "best"):
-            training_agent(spec, role="league member")
+            training_agent(spec, role="pool member")
     return specs
 
 
@@ -141,9 +155,9 @@ def _is_number(text: str) -> bool:
 __all__ = [
     "UsageError",
     "add_tournament_options",
-    "league_members",
     "opponent_policies",
     "parse_dataclass",
     "parse_opponents",
+    "pool_members",
     "training_agent",
 ]

@@ -14,7 +14,8 @@ batched by :func:`~.policy.batched`; or a :data:`~.policy.BatchedPolicy`
 masks, e.g. a frozen self-play snapshot), with ``weights``; each game draws
 its opponent for both other seats from the pool at its start. Every policy is called once
 per opponent turn with all the games that use it. :meth:`SkatVectorEnv.set_weights` changes
-the mix for the games that start afterwards (a league reweights its members this way), and
+the mix for the games that start afterwards (training's opponent pool reweights its members
+by the learner's results this way), and
 each step reports, for the games that ended, which opponent they used and who won (below).
 
 Autoreset is same-step: when a game ends, ``terminated[i]`` is set, ``rewards[i]`` is the

@@ -1,4 +1,4 @@
-"""Stable-Baselines3 plumbing of a training run: callbacks (self-play snapshots, the league's
+"""Stable-Baselines3 plumbing of a training run: callbacks (self-play snapshots, the pool's
 records and weights, a wall-clock budget, a progress bar), the logger (an appended
 ``progress.csv`` and TensorBoard) and atomic saves. The evaluations during training are the
 front end's (:mod:`skat_env.cli.train_eval`).
@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from .numpy_policy import NumpyPolicy
+from ..integrations.numpy_policy import NumpyPolicy
 from .opponents import SelfPlaySlots
-from .training_league import League
+from .pool import OpponentPool
 
 PROGRESS_COLUMNS = (
     "time/total_timesteps",
@@ -85,25 +85,25 @@ class SnapshotCallback(BaseCallback):
         return True
 
 
-class LeagueCallback(BaseCallback):
-    """Runs a :class:`~.training_league.League` during training: books every finished game's
+class PoolCallback(BaseCallback):
+    """Runs a :class:`~.pool.OpponentPool` during training: books every finished game's
     opponent and outcome (the vector env's infos), sends the new weights to the env and
-    writes ``out`` (``league.json``) after each rollout, freezes a snapshot of the learner
+    writes ``out`` (``pool.json``) after each rollout, freezes a snapshot of the learner
     every ``snapshot_every`` steps; :meth:`offer_best` after each evaluation."""
 
-    def __init__(self, league: League, snapshot_every: int, out: Path | None = None):
+    def __init__(self, pool: OpponentPool, snapshot_every: int, out: Path | None = None):
         super().__init__()
-        self.league, self.snapshot_every, self.out = league, snapshot_every, out
+        self.pool, self.snapshot_every, self.out = pool, snapshot_every, out
         self.last_snapshot = 0
         self._opp: list[int] = []
         self._outcome: list[int] = []
 
     def start(self, model: Any, venv: Any) -> None:
         """Before PPO: freeze the learner into the first snapshot slot (if there are any) and
-        give the env the league's weights."""
-        if self.league.snapshots:
-            self.league.add_snapshot(NumpyPolicy.from_policy(model.policy))
-        venv.env_method("set_weights", self.league.weights(), indices=[0])
+        give the env the pool's weights."""
+        if self.pool.snapshots:
+            self.pool.add_snapshot(NumpyPolicy.from_policy(model.policy))
+        venv.env_method("set_weights", self.pool.weights(), indices=[0])
 
     def _on_training_start(self) -> None:
         self.last_snapshot = self.num_timesteps
@@ -114,49 +114,47 @@ class LeagueCallback(BaseCallback):
                 self._opp.append(info["opponent"])
                 self._outcome.append(info["outcome"])
         if self.num_timesteps - self.last_snapshot >= self.snapshot_every:
-            self.league.add_snapshot(NumpyPolicy.from_policy(self.model.policy))
+            self.pool.add_snapshot(NumpyPolicy.from_policy(self.model.policy))
             self.last_snapshot = self.num_timesteps
         return True
 
     def _on_rollout_end(self) -> None:
-        self.league.record(np.array(self._opp, np.int64), np.array(self._outcome, np.int64))
+        self.pool.record(np.array(self._opp, np.int64), np.array(self._outcome, np.int64))
         self._opp, self._outcome = [], []
-        self.training_env.env_method("set_weights", self.league.weights(), indices=[0])
-        for row in self.league.table():
+        self.training_env.env_method("set_weights", self.pool.weights(), indices=[0])
+        for row in self.pool.table():
             if row["filled"]:
                 for key in ("weight", "learner_win_rate"):
-                    self.logger.record(f"league/{row['member']}/{key}", row[key])
+                    self.logger.record(f"pool/{row['member']}/{key}", row[key])
         if self.out is not None:
-            self.out.write_text(json.dumps(self.league.table(), indent=1))
+            self.out.write_text(json.dumps(self.pool.table(), indent=1))
 
     def offer_best(self, model: Any, rows: list[dict]) -> bool:
-        """Make the learner the league's best member if its evaluation beats the earlier ones:
+        """Make the learner the pool's best member if its evaluation beats the earlier ones:
         the score is the mean learner-minus-opponent margin over the evaluation rows, without
         ``random`` (which every model beats). Nothing without a best member."""
         diffs = [r["diff"] for r in rows if r["opponent"] != "random"]
-        if not diffs or not self.league.has_best:
+        if not diffs or not self.pool.has_best:
             return False
-        return self.league.offer_best(NumpyPolicy.from_policy(model.policy), float(np.mean(diffs)))
+        return self.pool.offer_best(NumpyPolicy.from_policy(model.policy), float(np.mean(diffs)))
 
 
 class AfterEvalCallback(BaseCallback):
     """After ``evaluator`` (a callback with the rows of its last evaluation in ``last``),
-    offer the learner to the league as its best model and log the league's state; nothing
+    offer the learner to the pool as its best model and log the pool's state; nothing
     when the evaluator did not evaluate (its rows are another model's)."""
 
-    def __init__(
-        self, evaluator: Any, league: LeagueCallback, write: Callable[[str], None] = print
-    ):
+    def __init__(self, evaluator: Any, pool: PoolCallback, write: Callable[[str], None] = print):
         super().__init__()
-        self.evaluator, self.league, self.write = evaluator, league, write
+        self.evaluator, self.pool, self.write = evaluator, pool, write
         self._seen = evaluator.last  # rows already there are an earlier model's
 
     def _on_step(self) -> bool:
         if self.evaluator.last is self._seen:
             return True
         self._seen = self.evaluator.last
-        self.league.offer_best(self.model, self.evaluator.last)
-        self.write(self.league.league.summary())
+        self.pool.offer_best(self.model, self.evaluator.last)
+        self.write(self.pool.pool.summary())
         return True
 
 
@@ -188,17 +186,43 @@ class DeadlineCallback(BaseCallback):
             self.model.num_timesteps = self.boundary
 
 
-class ProgressCallback(BaseCallback):
-    """A tqdm bar over the run's whole span (``start`` -> ``total``; right on resume)."""
+def projected_total(
+    start: int, steps: int, target: int, began: float, now: float, deadline: float | None
+) -> int:
+    """The step count the run will end at: ``target``, or fewer when the wall-clock budget
+    (``deadline``) ends it first at the step rate since ``began`` (all times
+    ``time.monotonic()``)."""
+    if deadline is None or steps <= start or now <= began:
+        return target
+    rate = (steps - start) / (now - began)
+    return max(steps, min(target, int(steps + rate * max(0.0, deadline - now))))
 
-    def __init__(self, start: int, total: int, enabled: bool = True):
+
+class ProgressCallback(BaseCallback):
+    """A tqdm bar over the run's whole span (``start`` -> ``total``; right on resume) that
+    shows the binding limit: when the wall-clock ``deadline`` will stop PPO before ``total``,
+    the bar's total is the step count projected at the deadline (so its ETA is the time
+    left) and it says ``until --max-minutes``."""
+
+    def __init__(
+        self,
+        start: int,
+        total: int,
+        enabled: bool = True,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         super().__init__()
         self.start, self.total, self.enabled = start, total, enabled
+        self.deadline, self.clock = deadline, clock
         self.bar: Any = None
+        self.began = 0.0
+        self.clock_binds = False  # the bar counts towards the budget's end, not ``total``
 
     def _on_training_start(self) -> None:
         from tqdm import tqdm
 
+        self.began = self.clock()
         self.bar = tqdm(
             total=self.total,
             initial=self.start,
@@ -209,7 +233,15 @@ class ProgressCallback(BaseCallback):
         )
 
     def _on_step(self) -> bool:
-        self.bar.update(self.num_timesteps - self.bar.n)
+        steps = self.num_timesteps
+        total = projected_total(self.start, steps, self.total, self.began, self.clock(),
+                                self.deadline)  # fmt: skip
+        if (total < self.total) != self.clock_binds:
+            self.clock_binds = total < self.total
+            self.bar.set_description("PPO until --max-minutes" if self.clock_binds else "PPO",
+                                     refresh=False)  # fmt: skip
+        self.bar.total = total
+        self.bar.update(steps - self.bar.n)
         return True
 
     def _on_training_end(self) -> None:
@@ -227,9 +259,10 @@ __all__ = [
     "PROGRESS_COLUMNS",
     "AfterEvalCallback",
     "DeadlineCallback",
-    "LeagueCallback",
+    "PoolCallback",
     "ProgressCallback",
     "SnapshotCallback",
+    "projected_total",
     "make_logger",
     "save_atomic",
     "write",

@@ -39,9 +39,9 @@ from skat_env.core.tables import GAME_NAMES, JACKS, NULL_VALUES
 from skat_env.encoding.view import player_view
 from skat_env.envs.policy import decide
 
-from . import heuristic as h
-from .contract_model import GRAND_KIND, KINDS, NULL_KIND, NULL_OUVERT_KIND
-from .registry import make_agent
+from ..agents import heuristic as h
+from ..agents.contract_model import GRAND_KIND, KINDS, NULL_KIND, NULL_OUVERT_KIND
+from ..agents.registry import make_agent
 
 FORMAT = "skat-contracts-v2"  # v1: no auction (its rows read bid 18, opponents' bids -1)
 COLUMNS = {

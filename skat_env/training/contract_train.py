@@ -1,4 +1,4 @@
-"""Training the contract model on a dataset of :mod:`skat_env.agents.contract_data`, and its
+"""Training the contract model on a dataset of :mod:`skat_env.training.contract_data`, and its
 calibration (predicted against observed win rates on held-out deals).
 
 Deals whose index ends in 9 are held out for validation and the calibration plot; the
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .contract_model import HEADS, NULL_KIND, ContractModel, features
+from ..agents.contract_model import HEADS, NULL_KIND, ContractModel, features
 
 FAMILIES = {"suit": (0, 1, 2, 3), "grand": (4,), "null": (5, 6)}
 

@@ -1,15 +1,13 @@
 """Record a teacher's decisions for behaviour cloning (distillation from search).
 
     python -m skat_env.cli.distill --teacher pimc --games 2000 --out data/pimc
-    python train.py --bc-data data/pimc            # clone those decisions, then PPO
+    skat-train --init data:data/pimc                # clone those decisions, then PPO
 
 The teacher (a policy; the front end, :mod:`skat_env.cli.distill`, builds it from an agent
 spec: ``pimc``, ``heuristic``, ``ppo:PATH``) plays all three seats of
 random deals. Every decision gives the acting seat's observation and legal mask (what the
-learner seat sees), the teacher's move, that seat's final reward (the value head's target) and,
-for a search teacher's card play, the search's value of every card it solved (``values``,
-float32[32], NaN elsewhere: the mean utility for the player to move, see
-:mod:`skat_env.search.pimc`), saved in compressed NumPy shards of ``--shard-games`` games
+learner seat sees), the teacher's move and that seat's final reward (the value head's target),
+saved in compressed NumPy shards of ``--shard-games`` games
 (``shard_00000.npz``, ...). With ``contracts_only`` only the decisions before the first card
 (bidding, skat, discard, declaration) are kept (the games are still played out for their
 rewards): the data for distilling a teacher's contract decisions and not its card play.
@@ -37,37 +35,29 @@ from ..envs.policy import Policy, decide, reset_policy
 def record_games(teacher: Policy, games: int, seed: int, reward_mode: str,
                  contracts_only: bool = False) -> dict[str, np.ndarray]:  # fmt: skip
     """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards; with
-    ``contracts_only`` those before the first card). A search teacher reports the values of the
-    cards it solved in ``last_values`` (card -> value)."""
+    ``contracts_only`` those before the first card)."""
     rng = np.random.default_rng(seed)
-    obs, masks, moves, returns, values = [], [], [], [], []
-    searches = hasattr(teacher, "last_values")  # a search teacher reports its card values
+    obs, masks, moves, returns = [], [], [], []
     for _ in range(games):
         game, seats = Game.random(rng), []
         reset_policy(teacher, int(rng.integers(2**31)))
         while not game.is_over:
             seat = game.to_act
             o = observe(game, seat)
-            if searches:
-                teacher.last_values = {}
             move = decide(teacher, game, seat)
             if contracts_only and game.phase == PLAY:
                 game.step(move)
                 continue
-            row = np.full(32, np.nan, np.float32)
-            for card, v in teacher.last_values.items() if searches else ():
-                row[card] = v
             obs.append(o["observation"])
             masks.append(o["action_mask"].astype(bool))
             moves.append(move)
-            values.append(row)
             seats.append(seat)
             game.step(move)
         reward = rewards_of(game.result, reward_mode)
         returns.extend(float(reward[s]) for s in seats)
     return {"obs": np.array(obs, np.float32), "mask": np.array(masks, bool),
-            "move": np.array(moves, np.int64), "return": np.array(returns, np.float32),
-            "values": np.array(values, np.float32).reshape(-1, 32)}  # fmt: skip
+            "move": np.array(moves, np.int64),
+            "return": np.array(returns, np.float32)}  # fmt: skip
 
 
 TeacherFactory = Callable[[], Policy]
@@ -139,8 +129,6 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     if len({str(p["phases"]) if "phases" in p else PHASES[0] for p in parts}) > 1:
         raise ValueError(f"{path}: mixes shards of every decision with contract-only ones")
     keys = ["obs", "mask", "move", "return"]
-    if all("values" in p for p in parts):
-        keys.append("values")
     data = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     data["return"] = data["return"] * np.float32(reward_scale)
     data["games"] = int(sum(int(p["games"]) for p in parts))

@@ -8,7 +8,7 @@ line, ``.bz2`` through :mod:`bz2`, so no file is ever held in memory. Each recor
 one row from the acting seat's own view, the observation the environments hand out
 (:func:`skat_env.encoding.observation.observe`), its legal mask, the move the person made and
 that seat's final reward (the value head's target): the data set of
-:func:`skat_env.integrations.cloning.behaviour_clone` (as ``distill`` shards load).
+:func:`skat_env.training.cloning.behaviour_clone` (as ``distill`` shards load).
 
 Which decisions are kept:
 

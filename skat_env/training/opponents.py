@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.policy import BasePolicy, Policy, batched
-from .numpy_policy import NumpyPolicy
+from ..integrations.numpy_policy import NumpyPolicy
 
 
 class SelfPlaySlots:

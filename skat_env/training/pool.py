@@ -1,4 +1,4 @@
-"""A league of training opponents, mixed by prioritised fictitious self-play (PFSP).
+"""The opponent pool of a training run, mixed by prioritised fictitious self-play (PFSP).
 
 Members are fixed policies passed in (the heuristic and its ``margin`` variants, an older
 model, ``random``: the env's own seeded random play), frozen snapshots of the learner
@@ -6,7 +6,7 @@ model, ``random``: the env's own seeded random play), frozen snapshots of the le
 the learner as it was at its best evaluation so far. Each game of the vector env
 (:class:`~skat_env.envs.vector_env.SkatVectorEnv`) draws one member for both other seats;
 the env reports which member each finished game used and its outcome (+1 the learner's side
-won, -1 lost, 0 thrown in), and :meth:`League.record` books them.
+won, -1 lost, 0 thrown in), and :meth:`OpponentPool.record` books them.
 
 **Prioritisation.** ``x_k``, the learner's win rate against member ``k``, is estimated from the
 training games themselves: a win counts 1, a thrown-in deal 1/2, a loss 0, with exponential
@@ -25,7 +25,7 @@ In Skat the learner's side wins less than half of its games even against its equ
 declarer wins about three quarters of its games, a lone defender partnership a quarter), so
 ``x`` is around 0.4-0.5 between equals; the ordering of the members is what counts.
 
-The league draws nothing itself: :meth:`League.weights` goes to the env
+The pool draws nothing itself: :meth:`OpponentPool.weights` goes to the env
 (``set_weights``), whose seeded generator draws, so a seeded run repeats exactly.
 """
 
@@ -50,7 +50,7 @@ SNAPSHOT, BEST = "self", "best"  # the member names the CLI reserves
 
 
 class FrozenSlot(BasePolicy):
-    """A league seat whose policy is replaced in place (a snapshot or the best model), so the
+    """A pool seat whose policy is replaced in place (a snapshot or the best model), so the
     env keeps its reference; empty (``policy is None``) until filled, and never drawn then."""
 
     deterministic = True
@@ -70,7 +70,7 @@ class FrozenSlot(BasePolicy):
 
 @dataclass
 class Member:
-    """One league member and the learner's (forgetful) record against it."""
+    """One pool member and the learner's (forgetful) record against it."""
 
     name: str
     policy: Any  # a batched policy, a FrozenSlot, or "random"
@@ -83,7 +83,7 @@ class Member:
         return not isinstance(self.policy, FrozenSlot) or self.policy.policy is not None
 
 
-class League:
+class OpponentPool:
     """Training opponents with PFSP weights; see the module docstring.
 
     ``fixed`` maps a member name to its policy (``"random"`` for the env's random play);
@@ -116,7 +116,7 @@ class League:
             if not ok:
                 raise ValueError(message)
         if any(n == BEST or re.fullmatch(rf"{SNAPSHOT}\d*", n) for n in fixed):
-            raise ValueError(f"member names {SNAPSHOT!r}, self<k> and {BEST!r} are the league's "
+            raise ValueError(f"member names {SNAPSHOT!r}, self<k> and {BEST!r} are the pool's "
                              f"own; got {sorted(fixed)}")  # fmt: skip
         self.members = [
             Member(name, p if isinstance(p, str) and p == "random" else batched(p))
@@ -126,7 +126,7 @@ class League:
         self._best = Member(BEST, FrozenSlot(BEST)) if best else None
         self.members += self._snapshots + ([self._best] if best else [])
         if not self.members:
-            raise ValueError("the league has no members (no policies, no snapshots, no best)")
+            raise ValueError("the pool has no members (no policies, no snapshots, no best)")
         self.prioritise, self.horizon = prioritise, float(horizon)
         self.prior_games, self.explore = float(prior_games), float(explore)
         self.best_score = -math.inf
@@ -138,15 +138,15 @@ class League:
 
     @property
     def snapshots(self) -> int:
-        """How many snapshot slots the league has."""
+        """How many snapshot slots the pool has."""
         return len(self._snapshots)
 
     @property
     def has_best(self) -> bool:
         return self._best is not None
 
-    def pool(self) -> tuple[dict[str, Any], np.ndarray]:
-        """The env's ``opponents`` and ``weights``: every member, in league order (the env's
+    def env_opponents(self) -> tuple[dict[str, Any], np.ndarray]:
+        """The env's ``opponents`` and ``weights``: every member, in pool order (the env's
         ``infos["opponent"]`` indices are these)."""
         return {m.name: m.policy for m in self.members}, self.weights()
 
@@ -197,7 +197,7 @@ class League:
         """Freeze ``policy`` (batched, e.g. a :class:`~.numpy_policy.NumpyPolicy`) into the
         next empty slot, else the oldest; its record starts afresh. Returns the slot's name."""
         if not self._snapshots:
-            raise ValueError("this league has no snapshot slots (snapshots=0)")
+            raise ValueError("this pool has no snapshot slots (snapshots=0)")
         m = self._snapshots[self._next]
         self._refill(m, policy)
         self._next = (self._next + 1) % len(self._snapshots)
@@ -207,7 +207,7 @@ class League:
         """Make ``policy`` the ``best`` member if ``score`` (its evaluation) beats every score
         offered before; returns whether it did."""
         if self._best is None:
-            raise ValueError("this league has no best member (best=False)")
+            raise ValueError("this pool has no best member (best=False)")
         if not _is_real(score) or not math.isfinite(score):
             raise ValueError(f"score must be a finite number, got {score!r}")
         if score <= self.best_score:
@@ -222,7 +222,7 @@ class League:
         m.played = 0
 
     def table(self) -> list[dict[str, Any]]:
-        """Every member's state (for ``league.json`` and the log)."""
+        """Every member's state (for ``pool.json`` and the log)."""
         x, w = self.win_rates(), self.weights()
         return [
             {"member": m.name, "filled": m.filled, "games": m.played,
@@ -232,23 +232,24 @@ class League:
 
     def summary(self) -> str:
         """One line: each filled member's weight and the learner's win rate against it."""
-        return "league: " + ", ".join(
+        return "pool: " + ", ".join(
             f"{r['member']} {r['weight']:.2f} (x={r['learner_win_rate']:.2f}, {r['games']:,} games)"
             for r in self.table()
             if r["filled"]
         )
 
 
-def league_vec_env(league: League, n_envs: int, seed: int, **env_kwargs: Any) -> Any:
-    """The SB3 ``VecEnv`` of a league (:func:`~skat_env.envs.vector_env.sb3_vec_env` with
-    episode statistics): one :class:`~skat_env.envs.vector_env.SkatVectorEnv` whose pool is the
-    league's members; ``env_kwargs`` (``seat``, ``reward_mode``, ``reward_scale``) go to it."""
+def pool_vec_env(pool: OpponentPool, n_envs: int, seed: int, **env_kwargs: Any) -> Any:
+    """The SB3 ``VecEnv`` of a pool (:func:`~skat_env.envs.vector_env.sb3_vec_env` with
+    episode statistics): one :class:`~skat_env.envs.vector_env.SkatVectorEnv` whose opponents
+    are the pool's members; ``env_kwargs`` (``seat``, ``reward_mode``, ``reward_scale``) go
+    to it."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     from ..envs.vector_env import sb3_vec_env
 
-    pool, weights = league.pool()
-    venv = VecMonitor(sb3_vec_env(n_envs, opponents=pool, weights=weights, **env_kwargs))
+    opponents, weights = pool.env_opponents()
+    venv = VecMonitor(sb3_vec_env(n_envs, opponents=opponents, weights=weights, **env_kwargs))
     venv.seed(seed)
     return venv
 
@@ -261,4 +262,4 @@ def _is_real(v: Any) -> bool:
     return isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
 
 
-__all__ = ["BEST", "PRIORITIES", "SNAPSHOT", "FrozenSlot", "League", "Member", "league_vec_env"]
+__all__ = ["BEST", "PRIORITIES", "SNAPSHOT", "FrozenSlot", "Member", "OpponentPool", "pool_vec_env"]
