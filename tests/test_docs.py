@@ -12,6 +12,8 @@ import skat_env
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 HISTORY_PAGES = {"experiments.md"}  # the one docs page that names commits and past versions
+CURRENT_PAGES = [p for p in PAGES if p.name not in HISTORY_PAGES]
+REPO_FILE = r"\b((?:agents|benchmarks|examples|scripts|skat_env|tests)/[\w/]+\.(?:py|sh))"
 
 
 def _without_fences(text: str) -> str:
@@ -58,6 +60,14 @@ def test_docs__every_relative_link_points_at_a_file_and_anchor(page):
     assert not broken, f"{page.name}: " + "; ".join(broken)
 
 
+@pytest.mark.parametrize("page", CURRENT_PAGES, ids=lambda p: p.name)
+def test_docs__every_file_of_the_repo_they_name_exists(page):
+    """Paths such as ``benchmarks/bench_pimc.py`` (a moved file leaves its old name behind)."""
+    named = set(re.findall(REPO_FILE, page.read_text()))
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert not missing, f"{page.name}: {missing}"
+
+
 def test_docs__the_anchor_rule_matches_github():
     heading = "Human games: `--bc-iss` (International Skat Server records)"
     assert slug(heading) == "human-games---bc-iss-international-skat-server-records"
@@ -68,9 +78,7 @@ def test_readme__is_a_front_door_of_at_most_200_lines():
     assert len((ROOT / "README.md").read_text().splitlines()) <= 200
 
 
-@pytest.mark.parametrize(
-    "page", [p for p in PAGES if p.name not in HISTORY_PAGES], ids=lambda p: p.name
-)
+@pytest.mark.parametrize("page", CURRENT_PAGES, ids=lambda p: p.name)
 def test_docs__no_history_issue_numbers_or_commit_ids(page):
     """Version history belongs in CHANGELOG.md, removed experiments in docs/experiments.md."""
     text = page.read_text()
