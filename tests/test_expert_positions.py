@@ -10,7 +10,8 @@ trick, the last trick goes to the seat that leads the position's trick).
 
 ``test_expected_is_best_double_dummy`` checks each expected move against the solver on the
 true deal (the expert's move loses nothing there); ``test_pimc_finds`` asks the agent, which
-sees only its observation. Positions it misses are marked ``xfail(strict=True)`` with why.
+sees only its observation, on the positions without a ``miss``: the search finds those with
+any seed (16 of 16 seeds each), while on the ``miss`` ones its choice changes with the seed.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Spot:
     expected: str = ""  # the expert's card(s)
     decl_points: int = 30  # card points the earlier tricks give the declarer (about)
     why: str = ""
-    miss: str = ""  # non-empty: pimc is known to miss it (xfail reason)
+    miss: str = ""  # non-empty: why pimc often misses it (then test_pimc_finds skips it)
     skat: str = field(default="")  # optional fixed skat
     earlier: tuple[str, ...] = ()  # optional earlier tricks, "forehand middle rear" cards
 
@@ -403,11 +404,11 @@ def test_expected_is_best_double_dummy(spot: Spot) -> None:
         assert sign * values[c] == best, (spot.name, {CARD_NAMES[k]: v for k, v in values.items()})
 
 
-def _marks(spot: Spot) -> list:
-    return [pytest.mark.xfail(strict=True, reason=spot.miss)] if spot.miss else []
+# Not asserted where pimc misses: it finds those in 2, 6 and 9 of seeds 0-15, a seed-dependent coin.
+FOUND = [s for s in SPOTS if not s.miss]
 
 
-@pytest.mark.parametrize("spot", [pytest.param(s, marks=_marks(s), id=s.name) for s in SPOTS])
+@pytest.mark.parametrize("spot", FOUND, ids=[s.name for s in FOUND])
 def test_pimc_finds(spot: Spot) -> None:
     game = build(spot)
     move = _agent().act(observe(game, game.to_act))
@@ -415,4 +416,4 @@ def test_pimc_finds(spot: Spot) -> None:
 
 
 def test_enough_positions() -> None:
-    assert len(SPOTS) >= 20
+    assert len(SPOTS) >= 20 and len(FOUND) >= 17
