@@ -18,8 +18,8 @@ card's utility minus the chosen one's, from the player's side) is averaged.
 ``--world-cost N``: seconds to solve one world (every legal card, as
 :func:`skat_env.search.pimc.world_values` does at that trick: threshold bands, exact points
 late) at every card decision of tricks 1-3 of N heuristic games, on the true deal, with one
-solver kept across the decisions as the agent keeps it: the previous solver, the solver,
-and the solver with pimc's node limit per card (its table cleared per decision). Prints
+solver kept across the decisions as the agent keeps it: the solver, and the solver with
+pimc's node limit per card (its table cleared per decision). Prints
 mean, median, p90 and max per game family and trick: the measurements behind
 ``skat_env.search.pimc.WORLD_COST``.
 """
@@ -117,17 +117,14 @@ def world_cost(
     games: int, seed: int, clock=time.process_time
 ) -> dict[tuple[str, int, str], list[float]]:
     """Seconds per world by (family, trick 1..3, solver) over ``games`` heuristic games, for
-    the previous solver (``solver_reference.py``), the solver, and the solver with pimc's node
-    limit (``capped``), on the same decisions."""
-    from solver_reference import ReferenceSolver
-
+    the solver and the solver with pimc's node limit (``capped``), on the same decisions."""
     from skat_env.core.tables import GRAND, NULL
     from skat_env.search import pimc as search
     from skat_env.search.solver import Solver
     from skat_env.search.worlds import World
 
     limit = search.SearchConfig().max_nodes
-    runs = (("old", ReferenceSolver(), None), ("new", Solver(), None), ("capped", Solver(), limit))
+    runs = (("new", Solver(), None), ("capped", Solver(), limit))
     other = HeuristicAgent()
     times: dict[tuple[str, int, str], list[float]] = {}
     for i in range(-1, games):  # game -1 compiles the kernels

@@ -7,12 +7,10 @@ jacks; grand, the most jacks, then aces; null, the fewest cards above a nine. Fo
 0) leads. One thread, numba compile excluded (warm-up first). Prints median / p90 / p99 /
 max and total time and median / mean / p99 nodes per query (solve: exact value; reaches 61;
 best_moves: the exact value of every legal first card; best_moves 61: 1/0 per first card),
-each from an empty table, for the solver (``new``) and the previous one (``old``: commit
-e175a62, frozen in ``solver_reference.py``) on the same deals, one after the other per deal
-(so both see the same load), with the ratio old / new of the medians and of the total times;
-the answers must agree. Times are the process's CPU time (``--clock cpu``, the default: what
-one core spends, robust to other jobs sharing the cores; ``--clock wall`` for wall-clock
-time). ``--no-old`` times the solver alone:
+each from an empty table. Times are the process's CPU time (``--clock cpu``, the default:
+what one core spends, robust to other jobs sharing the cores; ``--clock wall`` for
+wall-clock time). The solver's answers are checked against stored exact ones by
+tests/test_search_solver.py:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000
     OMP_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 1000 --queries solve
@@ -25,7 +23,6 @@ import time
 from collections.abc import Iterable, Iterator
 
 import numpy as np
-from solver_reference import ReferenceSolver  # benchmarks/ is on the path (script or tests)
 
 from skat_env.core.game import random_deal
 from skat_env.core.tables import EFFECTIVE_SUIT_MASK, GRAND, NULL, TRUMP, points_of
@@ -72,12 +69,12 @@ def deal_position(seed: int, kind: str) -> Position:
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
-def _time(fn, pos: Position, solver, clock=time.process_time) -> tuple[float, int, object]:
+def _time(fn, pos: Position, solver: Solver, clock=time.process_time) -> tuple[float, int]:
     solver.clear()  # every query starts from an empty table
     solver.reset_nodes()
     t = clock()
-    answer = fn(solver, pos)
-    return clock() - t, solver.nodes, answer
+    fn(solver, pos)
+    return clock() - t, solver.nodes
 
 
 QUERY_FNS = {
@@ -94,55 +91,34 @@ def run(
     kinds: tuple[str, ...] = KINDS,
     tt_bits: int = 20,
     only: tuple[str, ...] = QUERIES,
-    old: bool = True,
     clock: str = "cpu",
 ) -> Iterator[tuple]:
-    """Rows (kind, query, solver name, times in s, nodes) over ``deals`` deals per kind
-    (queries ``only``), for the solver and (``old``) the previous one, per deal in turn;
-    each query's rows as soon as it is done."""
-    solvers = {"new": Solver(tt_bits=tt_bits)}
-    if old:
-        solvers["old"] = ReferenceSolver(tt_bits=tt_bits)
-    for solver in solvers.values():  # warm-up: compile or load the kernels
-        solver.solve(deal_position(10**6, "grand"))
-        solver.reaches(deal_position(10**6, "grand"), 61)
-        solver.best_moves(deal_position(10**6, "null"))
+    """Rows (kind, query, times in s, nodes) over ``deals`` deals per kind (queries
+    ``only``); each query's row as soon as it is done."""
+    solver = Solver(tt_bits=tt_bits)
+    solver.solve(deal_position(10**6, "grand"))  # warm-up: compile or load the kernels
+    solver.reaches(deal_position(10**6, "grand"), 61)
+    solver.best_moves(deal_position(10**6, "null"))
     for kind in kinds:
         for name, fn in QUERY_FNS.items():
             if kind == "null" and name.endswith("61") or name not in only:
                 continue  # "61" is the same question as solve in null
-            times = {k: [] for k in solvers}
-            nodes = {k: [] for k in solvers}
-            for i in range(deals):
-                pos = deal_position(seed0 + i, kind)
-                answers = []
-                for key, solver in solvers.items():
-                    dt, n, answer = _time(fn, pos, solver, CLOCKS[clock])
-                    times[key].append(dt)
-                    nodes[key].append(n)
-                    answers.append(answer)
-                if any(a != answers[0] for a in answers):
-                    raise AssertionError(f"{kind} {name} deal {seed0 + i}: answers {answers}")
-            for key in reversed(solvers):
-                yield kind, name, key, np.array(times[key]), np.array(nodes[key])
+            runs = [_time(fn, deal_position(seed0 + i, kind), solver, CLOCKS[clock])
+                    for i in range(deals)]  # fmt: skip
+            times, nodes = (np.array(x) for x in zip(*runs, strict=True))
+            yield kind, name, times, nodes
 
 
 def table(rows: Iterable[tuple]) -> Iterator[str]:
-    """The header, then one line per row (with the ratios old / new on the new rows)."""
-    head = f"{'game':6} {'query':13} {'solver':6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8}"
+    """The header, then one line per row."""
+    head = f"{'game':6} {'query':13} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8}"
     head += f" {'max ms':>8} {'total s':>8} {'nodes med':>10}"
     yield head + f" {'nodes mean':>10} {'nodes p99':>10}"
-    last: dict[tuple[str, str], np.ndarray] = {}
-    for kind, name, key, t, n in rows:
+    for kind, name, t, n in rows:
         q = np.percentile(t * 1e3, [50, 90, 99, 100])
         m = np.percentile(n, [50, 99])
-        line = f"{kind:6} {name:13} {key:6} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
+        line = f"{kind:6} {name:13} {q[0]:10.2f} {q[1]:8.2f} {q[2]:8.1f} {q[3]:8.1f}"
         line += f" {t.sum():8.2f} {m[0]:10.0f} {n.mean():10.0f} {m[1]:10.0f}"
-        old = last.get((kind, name))
-        if key == "new" and old is not None:
-            line += f"   old/new: median {np.median(old) / np.median(t):.1f}x"
-            line += f", total {old.sum() / t.sum():.1f}x"
-        last[(kind, name)] = t
         yield line
 
 
@@ -153,7 +129,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="suit,grand,null", help="suit,grand,null")
     ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
     ap.add_argument("--queries", default=",".join(QUERIES), help=",".join(QUERIES))
-    ap.add_argument("--no-old", action="store_true", help="time the solver alone")
     ap.add_argument(
         "--clock", choices=sorted(CLOCKS), default="cpu", help="cpu: process time (default); wall"
     )
@@ -166,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     if not only or any(q not in QUERIES for q in only):
         ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")
-    rows = run(a.deals, a.seed, kinds, a.tt_bits, only, old=not a.no_old, clock=a.clock)
+    rows = run(a.deals, a.seed, kinds, a.tt_bits, only, clock=a.clock)
     print(f"times: {a.clock} clock")
     for line in table(rows):
         print(line, flush=True)

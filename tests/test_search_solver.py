@@ -4,6 +4,7 @@ and bad input."""
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("numba")
+
+import solver_positions  # noqa: E402  (tests/ is on the path, as for every test module)
 
 from skat_env.core.cards import CARD_POINTS, mask_of, parse_cards  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
@@ -295,70 +298,65 @@ def test_clear_gives_a_fresh_tables_answers_and_nodes():
     assert used.best_moves(q, 61, max_nodes=300) == want and used.nodes == fresh.nodes
 
 
-# --- against the previous solver (frozen in benchmarks/solver_reference.py) on full deals ---
+# --- against stored exact answers (tests/solver_positions.py recorded them) ---
+
+_STORED = json.loads(solver_positions.RECORD.read_text())
 
 
-def _reference_solver():
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    import solver_reference
-
-    return solver_reference.ReferenceSolver(tt_bits=18)
+def _moves(stored: dict[str, int]) -> dict[int, int]:
+    return {int(c): v for c, v in stored.items()}
 
 
-def _deal_position(seed: int, played: int) -> Position:
-    """A random full deal, a random suit or grand game and declarer, forehand leads; then
-    ``played`` random legal cards."""
-    rng = np.random.default_rng(seed)
-    game = int(rng.integers(0, 5))
-    g = Game.random(rng)
-    for m in ["18", "pass", "pass", "hand", GAME_NAMES[game]]:
-        g.play(m)
-    for _ in range(played):
-        g.step(int(rng.choice(g.legal_actions())))
-    return Position.from_game(g)
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_full_deals_match_the_previous_solver(seed):
+@pytest.mark.parametrize("row", _STORED["full_deals"], ids=range(len(_STORED["full_deals"])))
+def test_full_deals_match_the_stored_answers(row):
     """Right after the declaration: the threshold answers of every first card and (on half
     of the deals: exact solves of a full deal can take seconds) the exact value."""
-    old, new = _reference_solver(), Solver(tt_bits=18)
-    p = _deal_position(seed, 0)
-    assert new.best_moves(p, 61) == old.best_moves(p, 61)
-    for target in (31, 61, 90):
-        assert new.reaches(p, target) is old.reaches(p, target)
-    if seed % 2 == 0:
-        value = old.solve(p)
-        assert new.solve(p) == value
-        assert new.solve(p, guess=value + 7) == value
+    s, p = Solver(tt_bits=18), solver_positions.from_json(row["position"])
+    assert s.best_moves(p, 61) == _moves(row["best_moves_61"])
+    for target, want in row["reaches"].items():
+        assert s.reaches(p, int(target)) is want
+    if "solve" in row:
+        assert s.solve(p) == row["solve"]
+        assert s.solve(p, guess=row["solve"] + 7) == row["solve"]
 
 
-def test_benchmark_deal_92_matches_the_previous_solver():
+def test_benchmark_deal_92_is_56():
     """The benchmark's suit deal 92 caught a run-out bound that counted a defender's sure
     trump twice (once as sure, once as drawn by its partner): 55 points instead of 56."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import bench_solver
 
-    p = bench_solver.deal_position(92, "suit")
-    assert Solver(tt_bits=18).solve(p) == _reference_solver().solve(p) == 56
+    assert Solver(tt_bits=18).solve(bench_solver.deal_position(92, "suit")) == 56
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_endgames_match_the_previous_solver(seed):
+@pytest.mark.parametrize("row", _STORED["endgames"], ids=range(len(_STORED["endgames"])))
+def test_endgames_match_the_stored_answers(row):
     """From trick 4 to 6 (some mid-trick): exact values of every card, with and without a
     guess, and the exact solve."""
-    old, new = _reference_solver(), Solver(tt_bits=18)
-    p = _deal_position(100 + seed, 9 + seed % 3 * 4 + seed % 2)
-    moves = old.best_moves(p)
-    assert new.best_moves(p) == moves
-    assert new.best_moves(p, guess=min(moves.values())) == moves
-    assert new.solve(p) == old.solve(p)
+    s, p = Solver(tt_bits=18), solver_positions.from_json(row["position"])
+    moves = _moves(row["best_moves"])
+    assert s.best_moves(p) == moves
+    assert s.best_moves(p, guess=min(moves.values())) == moves
+    assert s.solve(p) == row["solve"]
+
+
+def test_random_positions_match_the_stored_answers():
+    """A few hundred positions of every game kind, one to six tricks left: the exact value
+    and the exact value of every card, from one reused table."""
+    s = Solver(tt_bits=16)
+    kinds = set()
+    for i, row in enumerate(_STORED["random"]):
+        p = solver_positions.from_json(row["position"])
+        kinds.add(p.game)
+        assert s.solve(p) == row["solve"], i
+        assert s.best_moves(p) == _moves(row["best_moves"]), i
+    assert kinds == set(range(6)) and len(_STORED["random"]) >= 300
 
 
 def test_node_limit_leaves_unsettled_cards_none():
     """A card whose search runs past ``max_nodes`` has no value (None); every other card
     has its true one, and the table stays valid for later searches."""
-    p = _deal_position(3, 0)
+    p = solver_positions.deal_position(3, 0)
     full, exact = Solver(tt_bits=16).best_moves(p, 61), Solver(tt_bits=16).best_moves(p)
     s = Solver(tt_bits=16)
     for target, want in ((61, full), (None, exact)):
@@ -390,13 +388,12 @@ def test_bench_solver_smoke(capsys):
     assert bench_solver.main(["--deals", "2", "--kinds", "null,suit", "--tt-bits", "16"]) == 0
     out = capsys.readouterr().out
     assert "suit   solve" in out and "null   best_moves" in out and "suit   best_moves 61" in out
-    assert "suit   solve         old" in out and "old/new: median" in out  # side by side
     with pytest.raises(SystemExit):
         bench_solver.main(["--kinds", "bridge"])
-    args = ["--deals", "1", "--kinds", "null", "--queries", "solve", "--no-old"]
+    args = ["--deals", "1", "--kinds", "null", "--queries", "solve"]
     assert bench_solver.main(args) == 0
     out = capsys.readouterr().out
-    assert "null   solve" in out and "best_moves" not in out and " old " not in out
+    assert "null   solve" in out and "best_moves" not in out
     with pytest.raises(SystemExit):
         bench_solver.main(["--queries", "solve,guess"])
     # The benchmark's full deals are consistent positions: the exact value is reachable and
