@@ -1,4 +1,4 @@
-"""Records per second of the ISS behaviour-cloning reader (``skat-train --bc-iss``): parse,
+"""Records per second of the ISS behaviour-cloning reader (``skat-train --init iss:FILE``): parse,
 replay and encode every decision of each record, from a plain and a ``.bz2`` file, in one run.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_iss.py               # tests/data x 100

@@ -8,8 +8,8 @@ seat (the declarer's opponents bid first, as the heuristic does: ``--auction``) 
 a resumable dataset folder (run it again to complete or extend it; the
 rows depend only on the seed). ``train`` fits the model on a dataset folder, writes it
 (never over an existing file unless ``--force``) and its calibration plot (the model path
-with ``.png``). Library: :mod:`skat_env.training.contract_data`, :mod:`.contract_train`;
-format: ``docs/contracts.md``.
+with ``.png``). Library: :mod:`skat_env.training.contract_data` and
+:mod:`skat_env.training.contract_train`; format: ``docs/contracts.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Behaviour-cloning data from human games: records of the International Skat Server (ISS).
 
-    skat-train --bc-iss iss-games.sgf.bz2 --bc-iss-min-rating 1000 --bc-games 50000
+    skat-train --init iss:iss-games.sgf.bz2 --iss-min-rating 1000 --clone-games 50000
 
 The archive (one ``(;GM[Skat]...)`` record a line, see ``tests/data/README.md``) is read line by
 line, ``.bz2`` through :mod:`bz2`, so no file is ever held in memory. Each record is parsed by
