@@ -27,8 +27,10 @@ player's cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +43,7 @@ from skat_env.encoding.view import PlayerView
 from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contract_model import (
+    BUNDLED,
     HAND_FEATURES,
     KINDS,
     N_FEATURES,
@@ -289,4 +292,14 @@ class LearnedContractsAgent(ViewAgent):
         return self.decider.act_view(view)
 
 
-__all__ = ["HAND_VARIANTS", "ContractDecider", "LearnedContractsAgent"]
+def learned_agent(values: Mapping[str, Any], name: str = "learned") -> LearnedContractsAgent:
+    """The agent of a parsed ``learned`` spec (its typed option values: :mod:`.specs`)."""
+    v = values
+    named = v["model"] == "heuristic"  # the default model, loaded once per process
+    model = None if named else ContractModel.load(BUNDLED.get(v["model"], v["model"]))
+    decider = ContractDecider(model, v["skats"], v["margin"], nulls=v["nulls"],
+                              auction=v["auction"])  # fmt: skip
+    return LearnedContractsAgent(decider, name=name)
+
+
+__all__ = ["HAND_VARIANTS", "ContractDecider", "LearnedContractsAgent", "learned_agent"]

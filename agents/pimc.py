@@ -65,7 +65,7 @@ from skat_env.search.worlds import WorldSampler, hand_game_value
 
 from . import heuristic as h
 from .base import Agent, ViewAgent
-from .contracts import opponents_bids
+from .contracts import learned_agent, opponents_bids
 from .specs import KINDS, parse_spec
 
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
@@ -218,26 +218,28 @@ class PimcAgent(ViewAgent):
 
     def __init__(self, seed: int | None = None, options: PimcOptions | None = None, name: str = "",
                  bidder: Agent | None = None):  # fmt: skip
-        """``bidder``: the agent of the contract decisions (default: the one that
-        ``options.bidder`` names, built here)."""
+        """``bidder``: the agent that ``options.bidder`` names (the registry builds it; a
+        ``learned`` one is built here when not given)."""
         self.options = options or PimcOptions()
         self.name = name or "pimc"
         self.seed = 0 if seed is None else int(seed)
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
-        self.bidder = self._make_bidder(bidder, seed)
+        self.bidder = self._make_bidder(bidder)
         self.last_values: dict[int, float] = {}  # card -> mean utility of the last card play
 
-    def _make_bidder(self, bidder: Agent | None, seed: int | None) -> Agent | None:
+    def _make_bidder(self, bidder: Agent | None) -> Agent | None:
         """The agent of the non-card-play decisions, or None when the search makes them."""
         if self.options.play_only:
             return h.HeuristicAgent()
         if bidder is not None or not self.options.bidder:
             return bidder
-        from .registry import make_agent
-
-        return make_agent(self.options.bidder, seed)
+        spec = parse_spec(self.options.bidder)
+        if spec.kind.name != "learned":  # the default needs no registry
+            raise ValueError(f"bidder={self.options.bidder} needs its agent: build the player "
+                             "with make_agent, or pass bidder=")  # fmt: skip
+        return learned_agent(spec.values)
 
     def __deepcopy__(self, memo: dict) -> PimcAgent:
         """A copy that shares the solver: its table is a cache of exact bounds (the moves do

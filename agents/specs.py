@@ -15,11 +15,10 @@ The parser (:func:`parse_spec`), the one-line errors, the ``--help`` lines (:dat
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Agent
 from .contracts import MARGIN, SKATS
 
 #: where every kind's options are listed (named by every spec error)
@@ -101,13 +100,12 @@ class Option:
 
 @dataclass(frozen=True)
 class Kind:
-    """An agent kind: its one-line summary, options and factory ``build(spec, seed)``.
+    """An agent kind: its one-line summary and options (:mod:`.registry` builds its player).
     ``path``: the kind takes one positional file path instead of options (``ppo:PATH``);
     ``needs``: the package extra it needs, if any; ``removed``: options it no longer has."""
 
     name: str
     summary: str
-    build: Callable[[Spec, int | None], Agent]
     options: tuple[Option, ...] = ()
     path: Option | None = None
     needs: str = ""
@@ -220,81 +218,17 @@ def _unknown_option(kind: Kind, key: str, text: str) -> str:
     return f"unknown {kind.name} option {key!r}{hint} (in {text!r}); options: {allowed}"
 
 
-# ----------------------------------------------------------------------------------------
-# Factories: each imports its player when it is built (pimc and oracle need numba)
-# ----------------------------------------------------------------------------------------
-
-
-def _random(spec: Spec, seed: int | None) -> Agent:
-    from .random_agent import RandomAgent
-
-    return RandomAgent(seed)
-
-
-def _heuristic(spec: Spec, seed: int | None) -> Agent:
-    if spec.values["contracts"] == "learned":
-        if spec.values["margin"]:
-            raise AgentSpecError(f"margin is the heuristic's own; with contracts=learned write "
-                                 f"learned:margin=X (in {spec.text!r})")  # fmt: skip
-        return _learned(parse_spec("learned"), seed, name=spec.text)
-    from .heuristic import HeuristicAgent
-
-    return HeuristicAgent(spec.values["margin"])
-
-
-def _learned(spec: Spec, seed: int | None, name: str = "") -> Agent:
-    from .contract_model import BUNDLED, ContractModel
-    from .contracts import ContractDecider, LearnedContractsAgent
-
-    v = spec.values
-    named = v["model"] == "heuristic"  # the default model: loaded once per process
-    model = None if named else ContractModel.load(BUNDLED.get(v["model"], v["model"]))
-    decider = ContractDecider(model, v["skats"], v["margin"], nulls=v["nulls"],
-                              auction=v["auction"])  # fmt: skip
-    return LearnedContractsAgent(decider, name=name or spec.text)
-
-
-def _ppo(spec: Spec, seed: int | None) -> Agent:
-    from .ppo import PPOAgent
-
-    return PPOAgent(spec.values["path"] or None)
-
-
-def _rllib(spec: Spec, seed: int | None) -> Agent:
-    from .rllib_agent import RLlibAgent
-
-    return RLlibAgent(spec.values["path"])
-
-
-def _oracle(spec: Spec, seed: int | None) -> Agent:
-    from .oracle import OracleAgent
-
-    return OracleAgent()
-
-
-def _human(spec: Spec, seed: int | None) -> Agent:
-    from .human import HumanAgent
-
-    return HumanAgent()
-
-
-def _pimc(spec: Spec, seed: int | None) -> Agent:
-    from .pimc import PimcAgent, options_of
-
-    return PimcAgent(seed, options_of(spec.values), name=spec.text)
-
-
 FAST = {"worlds": 4, "seconds": 0.1, "bid_worlds": 4}
 # fmt: off
 _KINDS = (
-    Kind("random", "uniform over the legal moves (the floor every player must beat)", _random),
-    Kind("heuristic", "hand-written rules for every phase", _heuristic, (
+    Kind("random", "uniform over the legal moves (the floor every player must beat)"),
+    Kind("heuristic", "hand-written rules for every phase", (
         Option("margin", "float", "shifts its bidding thresholds (negative is bolder)", 0.0),
         Option("contracts", "choice", "learned: the contract decisions of learned (the same "
                "player as the spec learned)", "heuristic", choices=("heuristic", "learned")),
     )),
     Kind("learned", "contract decisions by the learned contract model, the heuristic's card "
-         "play", _learned, (
+         "play", (
         Option("margin", "float", "bid while the expected score beats passing by this much "
                "(Seeger-Fabian points)", MARGIN),
         Option("skats", "int", "skats sampled per bidding evaluation", SKATS, low=1),
@@ -305,12 +239,12 @@ _KINDS = (
         Option("auction", "bool", "0: decide as if the bids were not known", True),
     )),
     Kind("ppo", "a trained MaskablePPO policy, played greedily; without a path the bundled "
-         "model", _ppo, path=Option("path", "path", "a model.zip or its weights as .npz", "")),
-    Kind("rllib", "a policy exported by train_rllib.py, played greedily", _rllib,
+         "model", path=Option("path", "path", "a model.zip or its weights as .npz", "")),
+    Kind("rllib", "a policy exported by train_rllib.py, played greedily",
          path=Option("path", "path", "a checkpoint directory (#MODULE picks a module: shared, "
                      "player_0..2) or a policy file", metavar="PATH[#MODULE]")),
     Kind("pimc", "the search player: perfect-information Monte Carlo over the double-dummy "
-         "solver", _pimc, (
+         "solver", (
         Option("fast", "flag", "a quick preset: " + ", ".join(f"{k}={v}" for k, v in FAST.items()),
                False, sets=FAST),
         Option("play_only", "flag", "the heuristic bids, takes the skat, discards and declares; "
@@ -333,8 +267,8 @@ _KINDS = (
                                 "slip", "second", "dsecond", "dlead", "dtemp", "pool", "dfrom",
                                 "slack")),
     Kind("oracle", "sees every card: an upper bound for card-play benchmarks, not a fair "
-         "player", _oracle, needs="search"),
-    Kind("human", "you, in the terminal", _human),
+         "player", needs="search"),
+    Kind("human", "you, in the terminal"),
 )
 # fmt: on
 #: every agent kind by name, in the order the help and docs list them

@@ -56,8 +56,13 @@ def test_table_defaults_are_the_players_defaults():
     learned = make_agent("learned").decider
     d = KINDS["learned"].defaults()
     assert (learned.margin, learned.skats, learned.nulls) == (d["margin"], d["skats"], d["nulls"])
-    assert make_agent("learned:model=search").decider.auction == d["auction"]
     assert make_agent("heuristic").margin == KINDS["heuristic"].defaults()["margin"]
+
+
+def test_every_kind_has_a_builder():
+    from skat_env.agents.registry import BUILDERS
+
+    assert list(BUILDERS) == list(KINDS)
 
 
 def test_learned_options_reach_the_decider():
