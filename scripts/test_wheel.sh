@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The package as a user installs it: build the sdist and the wheel (`python -m build`), install
-# the wheel with the eval, web and openspiel extras (no torch) into a fresh venv in a temp
-# folder outside the repo, and run there what a user runs: `skat-evaluate` with the bundled
-# `ppo` model, `skat-web` (the page and its assets are served) and the README's Python
-# snippets (run from the clone's folder, as a user with the repo's data files would, with the
-# source tree off sys.path). Prints the wheel's size. Needs .venv (scripts/setup.sh) and PyPI.
+# the wheel by the README's own line (eval, web and search extras; no torch) and the openspiel
+# extra into a fresh venv in a temp folder outside the repo, and run there what a user runs:
+# `skat-evaluate` with the bundled `ppo`, `learned` and `pimc:fast`, `skat-web` (the page and
+# its assets are served) and the README's Python snippets (run from the clone's folder, as a
+# user with the repo's data files would, with the source tree off sys.path). Prints the
+# wheel's size. Needs .venv (scripts/setup.sh) and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -32,7 +33,14 @@ wheel=$(ls "$tmp"/dist/skat_env-*.whl)
 echo "wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KB"
 
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/pip" install -q "${wheel}[eval,web,openspiel]"
+# the README's wheel line as a user pastes it (beside dist/, the venv first on PATH), then
+# the openspiel extra for the README's snippets
+readme_line=$(grep -m1 '^pip install "\$(ls' README.md | sed 's/ *#.*//')
+echo "README: $readme_line"
+(cd "$tmp" && PATH="$tmp/venv/bin:$PATH" bash -c "$readme_line" >"$tmp/pip.log" 2>&1) || {
+    cat "$tmp/pip.log"; exit 1
+}
+"$tmp/venv/bin/pip" install -q "${wheel}[openspiel]"
 py="$tmp/venv/bin/python"
 cd "$tmp"  # outside the repo: nothing of the source tree can be imported
 "$py" - <<'EOF'
@@ -49,6 +57,9 @@ EOF
 # the learned contract decisions read their bundled model (package data)
 "$tmp/venv/bin/skat-evaluate" --agents learned heuristic heuristic --deals 5 --seed 0 \
     --no-progress --json "$tmp/learned.json"
+# the search player (the search extra: numba) with its bundled contract model
+"$tmp/venv/bin/skat-evaluate" --agents pimc:fast heuristic heuristic --deals 2 --seed 0 \
+    --no-progress --json "$tmp/pimc.json"
 
 port=$("$py" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 "$tmp/venv/bin/skat-web" --port "$port" >"$tmp/web.log" 2>&1 &
@@ -81,4 +92,4 @@ open(sys.argv[2], "w").write(head + "\n".join(blocks))
 print(f"README: {len(blocks)} Python snippets")
 EOF
 (cd "$repo" && "$py" "$tmp/readme_snippets.py" >/dev/null)
-echo "wheel OK: skat-evaluate with the bundled ppo and learned, skat-web and the README snippets ran"
+echo "wheel OK: the README's install line, skat-evaluate with ppo, learned and pimc:fast, skat-web and the README snippets ran"
