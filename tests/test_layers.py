@@ -25,6 +25,7 @@ ORDER = {
     "agents": 5,
     "tournament": 6,
     "league": 6,
+    "panel": 6,  # the benchmark panel: a tournament over the agents
     "training": 6,  # builds players: may use them (contract data), used only by cli
     "web": 7,
     "cli": 8,
