@@ -20,7 +20,7 @@ from skat_env.core.moves import FIRST_BID, HOLD, NUM_MOVES
 from skat_env.core.tables import BID_VALUES
 from skat_env.encoding.observation import LAYOUT, OBS_SIZE
 
-from . import heuristic as h
+from . import heuristic_rules as rules
 
 try:
     from numba import njit, types
@@ -30,10 +30,10 @@ except ImportError:  # pragma: no cover - numba is the "search" extra
     njit = None
 
 _TABLES = (
-    np.array(h.TABLES[0], np.int64),  # [4, 6, 32]: effective suit, strength, higher, lower
-    *(np.array(t, np.int64) for t in h.TABLES[1:]),
+    np.array(rules.TABLES[0], np.int64),  # [4, 6, 32]: effective suit, strength, higher, lower
+    *(np.array(t, np.int64) for t in rules.TABLES[1:]),
 )
-_PARAMS = np.array(h.PARAMS, np.float64)
+_PARAMS = np.array(rules.PARAMS, np.float64)
 _kernel = None  # the compiled loop over rows, made on first use
 
 
@@ -57,16 +57,16 @@ def _compiled():
         def _bit_length(m):  # for the non-negative card sets of the rules
             return lambda m: 64 - leading_zeros(np.int64(m))
 
-        for fn in h.RULES:
+        for fn in rules.RULES:
             register_jitable(fn)
-        _kernel = njit(cache=True)(h.decide_rows)
+        _kernel = njit(cache=True)(rules.decide_rows)
     return _kernel
 
 
 _CARD_SETS = LAYOUT["seat"].start  # 320: the ten card sets come first
 _BIDS = np.array([0, *BID_VALUES], np.int64)
 _BID_MOVES = slice(FIRST_BID, FIRST_BID + len(BID_VALUES))
-_CONTRACTS = slice(h._FIRST_CONTRACT, NUM_MOVES)
+_CONTRACTS = slice(rules.FIRST_CONTRACT, NUM_MOVES)
 
 
 def _onehot(obs: np.ndarray, name: str) -> np.ndarray:
@@ -90,25 +90,25 @@ def rows(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     n = len(obs)
     packed = np.packbits(obs[:, :_CARD_SETS] > 0.5, axis=1, bitorder="little")
     sets = packed.view("<u4").astype(np.int64)  # hand skat discarded open played x3 trick x3
-    r = np.empty((n, h.ROW_SIZE), np.int64)
-    r[:, h.ROW_PHASE] = _onehot(obs, "phase")
-    r[:, h.ROW_POSITION] = _onehot(obs, "position")
-    r[:, h.ROW_HAND : h.ROW_DISCARDED + 1] = sets[:, 0:3]
-    r[:, h.ROW_PLAYED] = sets[:, 4] | sets[:, 5] | sets[:, 6]
-    r[:, h.ROW_OPEN] = sets[:, 3]
-    r[:, h.ROW_BID] = _BIDS[_onehot(obs, "bid") + 1]
-    r[:, h.ROW_DECLARER] = _onehot(obs, "declarer")
-    r[:, h.ROW_VOIDS] = _bits(obs[:, LAYOUT["voids"]] > 0.5)
-    r[:, h.ROW_GAME] = _onehot(obs, "game")
-    r[:, h.ROW_HAND_GAME] = obs[:, LAYOUT["hand_game"].start] > 0.5
-    r[:, h.ROW_LEADER] = _onehot(obs, "trick_leader")
-    t = sets[:, 7:10]  # one card (one bit) or none per seat: its id is the exponent
-    r[:, h.ROW_TRICK : h.ROW_TRICK + 3] = np.where(t != 0, np.frexp(t.astype(float))[1] - 1, -1)
-    r[:, h.ROW_LEGAL] = _bits(masks[:, :32])
+    r = np.empty((n, rules.ROW_SIZE), np.int64)
+    r[:, rules.ROW_PHASE] = _onehot(obs, "phase")
+    r[:, rules.ROW_POSITION] = _onehot(obs, "position")
+    r[:, rules.ROW_HAND : rules.ROW_DISCARDED + 1] = sets[:, 0:3]
+    r[:, rules.ROW_PLAYED] = sets[:, 4] | sets[:, 5] | sets[:, 6]
+    r[:, rules.ROW_OPEN] = sets[:, 3]
+    r[:, rules.ROW_BID] = _BIDS[_onehot(obs, "bid") + 1]
+    r[:, rules.ROW_DECLARER] = _onehot(obs, "declarer")
+    r[:, rules.ROW_VOIDS] = _bits(obs[:, LAYOUT["voids"]] > 0.5)
+    r[:, rules.ROW_GAME] = _onehot(obs, "game")
+    r[:, rules.ROW_HAND_GAME] = obs[:, LAYOUT["hand_game"].start] > 0.5
+    r[:, rules.ROW_LEADER] = _onehot(obs, "trick_leader")
+    t = sets[:, 7:10].astype(float)  # one card (one bit) or none per seat: id = exponent
+    r[:, rules.ROW_TRICK : rules.ROW_TRICK + 3] = np.where(t != 0, np.frexp(t)[1] - 1, -1)
+    r[:, rules.ROW_LEGAL] = _bits(masks[:, :32])
     bids = masks[:, _BID_MOVES]
-    r[:, h.ROW_LOW_BID] = np.where(bids.any(1), bids.argmax(1) + FIRST_BID, -1)
-    r[:, h.ROW_HOLD] = masks[:, HOLD]
-    r[:, h.ROW_CONTRACTS] = _bits(masks[:, _CONTRACTS])
+    r[:, rules.ROW_LOW_BID] = np.where(bids.any(1), bids.argmax(1) + FIRST_BID, -1)
+    r[:, rules.ROW_HOLD] = masks[:, HOLD]
+    r[:, rules.ROW_CONTRACTS] = _bits(masks[:, _CONTRACTS])
     return r
 
 
@@ -125,7 +125,7 @@ def decide_batch(obs: np.ndarray, masks: np.ndarray, margin: float) -> np.ndarra
     fields = rows(obs, masks)
     if njit is None:
         out = [0] * len(obs)
-        h.decide_rows(h.TABLES, h.PARAMS, margin, fields.tolist(), out)
+        rules.decide_rows(rules.TABLES, rules.PARAMS, margin, fields.tolist(), out)
         out = np.array(out, np.int64)
     else:
         out = np.empty(len(obs), np.int64)
