@@ -1,9 +1,11 @@
 """``pimc``: a search player, perfect-information Monte Carlo over the double-dummy solver.
 
-Every decision samples worlds (deals of the unseen cards consistent with the seat's view,
-weighted by what the auction and declaration reveal: :mod:`skat_env.search.worlds`) and
-solves them with :mod:`skat_env.search.solver`. By default the decisions before the card
-play are the learned ones (``bidder=learned:model=search,margin=5``,
+Every decision samples worlds (deals of the unseen cards consistent with the seat's view:
+:mod:`skat_env.search.worlds`; a defender's weighted by how likely the declaration makes
+them from trick 2: :mod:`skat_env.search.inference`) and solves them with
+:mod:`skat_env.search.solver`. Its options are the ``pimc`` rows of the spec table
+(:mod:`.specs`, docs/agents.md). By default the decisions before the card play are the
+learned ones (``bidder=[learned:model=search,margin=5]``,
 :mod:`skat_env.agents.contracts` with the contract model fine-tuned on the search player's
 own games; the first model: +6.2 and +6.7 SF/game over the search's own in the two
 line-ups, ``pimc:fast`` cards in every seat, 200 deals, docs/contracts.md); ``bidder=search``
@@ -40,6 +42,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -126,14 +129,14 @@ class PimcOptions:
         return search.SearchConfig(worlds=self.worlds, budget=self.budget, cap=cap, close=close)
 
 
-def options_of(values: Mapping[str, object]) -> PimcOptions:
+def options_of(values: Mapping[str, Any]) -> PimcOptions:
     """The options of a parsed ``pimc`` spec (its values by option name)."""
     bidder = str(values["bidder"])
     return PimcOptions(
         worlds=values["worlds"], budget=values["seconds"], bid_worlds=values["bid_worlds"],
         play_only=values["play_only"], defence_inference=values["dinfer"],
         bidder="" if bidder == "search" else bidder, cap=values["cap"], ouvert=values["ouvert"],
-    )  # type: ignore[arg-type]  # fmt: skip
+    )  # fmt: skip
 
 
 def parse_options(arg: str) -> PimcOptions:

@@ -172,8 +172,9 @@ def parse_spec(text: str) -> Spec:
             why = f"{name} option {key} must be {e}, got {raw!r}"
             raise AgentSpecError(f"{why} (in {text!r})") from None
     values = kind.defaults()
-    for key in given:
-        values.update(kind.option(key).sets)  # presets first: explicit options win
+    for option in kind.options:
+        if option.name in given:
+            values.update(option.sets)  # presets first: explicit options win
     values.update(given)
     return Spec(kind, text, values)
 
