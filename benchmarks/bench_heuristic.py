@@ -1,7 +1,8 @@
-"""Decisions per second of the ``heuristic`` player: batched (``HeuristicAgent.act_batch``, one
-compiled loop over the batch) against row by row (``act`` per observation: decode the view,
-then the single-game rules, the path training opponents took before), on the same decisions,
-in one run.
+"""Decisions per second of the ``heuristic`` player: batched (``HeuristicAgent.act_batch``, the
+rules compiled by numba into one loop over the batch) against row by row (``act`` per
+observation: decode the view, then the same rules as plain Python) and per view (``act_view``
+on views decoded beforehand: what the search player and tournaments call), on the same
+decisions, in one run.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_heuristic.py             # batch 1,024
     python benchmarks/bench_heuristic.py --batch 256 --steps 40
@@ -29,6 +30,7 @@ import numpy as np  # noqa: E402
 
 from skat_env import vector  # noqa: E402
 from skat_env.agents import heuristic  # noqa: E402
+from skat_env.agents.base import view_of  # noqa: E402
 from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from skat_env.envs.policy import act_rows  # noqa: E402
 from skat_env.envs.vector_env import SkatVectorEnv  # noqa: E402
@@ -58,6 +60,12 @@ def env_steps(opponent, games: int, steps: int) -> float:
     return games * steps / (time.perf_counter() - t)
 
 
+def clear_caches() -> None:
+    """Empty the single-game heuristic's caches (hand estimates, discard plans)."""
+    for cached in (heuristic.estimate, heuristic.plan_pickup, heuristic.null_danger):
+        cached.cache_clear()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--batch", type=int, default=1024, help="games decided per call")
@@ -77,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     batched = [agent.act_batch(obs, masks) for obs, masks in data]
     t_batched = time.perf_counter() - t
 
-    for cached in (heuristic.estimate, heuristic.plan_pickup, heuristic.null_danger):
-        cached.cache_clear()
+    clear_caches()
     t = time.perf_counter()
     rows = [
         [agent.act({"observation": o, "action_mask": m}) for o, m in zip(obs, masks, strict=True)]
@@ -87,10 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     t_rows = time.perf_counter() - t
     if not all(np.array_equal(b, r) for b, r in zip(batched, rows, strict=True)):
         raise SystemExit("the batched moves differ from the single-game heuristic's")
+    views = [view_of({"observation": o, "action_mask": m}) for obs, masks in data
+             for o, m in zip(obs, masks, strict=True)]  # fmt: skip
+    clear_caches()
+    t = time.perf_counter()
+    for view in views:
+        agent.act_view(view)
+    t_views = time.perf_counter() - t
 
     print(f"heuristic decisions/s, {args.steps} steps of {args.batch:,} games ({n:,} decisions)")
     print(f"  {'batched (act_batch)':<28}{n / t_batched:>12,.0f}   {t_batched * 1e6 / n:7.2f} us")
     print(f"  {'row by row (act)':<28}{n / t_rows:>12,.0f}   {t_rows * 1e6 / n:7.2f} us")
+    print(f"  {'per view (act_view)':<28}{n / t_views:>12,.0f}   {t_views * 1e6 / n:7.2f} us")
     print(f"  batched / row by row: {t_rows / t_batched:.1f}x")
     if args.env_steps:
         agent.act_batch(*data[0])

@@ -163,6 +163,7 @@ def test_bench_heuristic_runs_and_checks_the_moves(capsys):
     assert bench_heuristic.main(["--batch", "8", "--steps", "3", "--env-steps", "1"]) == 0
     out = capsys.readouterr().out
     assert "batched (act_batch)" in out and "row by row (act)" in out and "x\n" in out
+    assert "per view (act_view)" in out
     assert "SkatVectorEnv" in out
     with pytest.raises(SystemExit, match="2"):
         bench_heuristic.main(["--batch", "0"])
