@@ -40,11 +40,13 @@ def parse_setting(text: str) -> tuple[int, int, list[int]]:
 
 
 def model_for(venv, rollout: int, epochs: int, batch: int, net: list[int]) -> MaskablePPO:
-    return MaskablePPO(
+    model = MaskablePPO(
         "MlpPolicy", venv, n_steps=rollout // venv.num_envs, batch_size=batch, n_epochs=epochs,
         learning_rate=3e-4, clip_range=0.1, gamma=1.0, seed=0, device="cpu",
         policy_kwargs={"net_arch": net},
     )  # fmt: skip
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
+    return model
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,7 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     venv = make_vec_env("vector", 256, weights, opponent_policies(weights, 0), slots, seed=0,
                         reward_mode="seeger_fabian", reward_scale=0.01)  # fmt: skip
     collector = model_for(venv, args.rollout_size, 1, 2048, [256, 256])
-    collector.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
     slots.fill(collector.policy)
     collector.learn(args.rollout_size)  # fills the rollout buffer once
     buffer = collector.rollout_buffer
