@@ -20,10 +20,10 @@ READY = "#actions button:not([disabled]), #seat-bottom .card.playable, #end-pane
 
 # Each visible control, scrolled to: its box inside the screen's width, its text not cut,
 # and the point a player would touch (a card's left edge: the cards overlap) not covered.
-UNREACHABLE = """() => {
+UNREACHABLE = """(root) => {
   const bad = [];
   const sel = "button, select, a[href], input:not([type=file]), [tabindex]:not([tabindex='-1'])";
-  for (const e of document.querySelectorAll(sel)) {
+  for (const e of document.querySelector(root || "body").querySelectorAll(sel)) {
     if (!e.checkVisibility()) continue;
     e.scrollIntoView({block: "center", inline: "nearest"});
     const r = e.getBoundingClientRect();
@@ -79,6 +79,9 @@ def test_every_control_reachable_in_every_phase(server, browser, width: int, hei
         open_in(pg, url, srv, phase, hand=phase == "declare")
         assert pg.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0, phase
         assert pg.evaluate(UNREACHABLE) == [], phase
+    pg.click("#look summary")  # the picture controls, open over the page
+    assert pg.evaluate(UNREACHABLE, "#look") == []
+    assert pg.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     pg.context.close()
     assert not pg.errors, pg.errors
 

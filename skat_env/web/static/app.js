@@ -18,9 +18,12 @@ const ICONS = {
     D: '<path d="M50 3 L86 50 L50 97 L14 50Z"/>',
   },
   german: {
-    C: '<rect x="46" y="4" width="8" height="18" rx="3"/><path d="M18 44 C18 18 82 18 82 44 Z"/>' +
-      '<path d="M24 44 L76 44 C76 72 64 94 50 96 C36 94 24 72 24 44Z" opacity=".72"/>' +
-      '<path d="M18 44 L82 44" stroke="#fffdf7" stroke-width="3"/>',
+    C: '<rect x="46" y="2" width="8" height="18" rx="3"/><path d="M16 44 C16 18 84 18 84 44 Z"/>' +
+      '<path d="M24 36 L76 36 M30 27 L70 27 M30 44 L42 22 M46 44 L56 20 M62 44 L70 25" ' +
+      'stroke="#fffdf7" stroke-width="2" opacity=".55"/>' +
+      '<path d="M24 44 L76 44 C76 72 64 94 50 97 C36 94 24 72 24 44Z" opacity=".72"/>' +
+      '<path d="M16 44 L84 44" stroke="#fffdf7" stroke-width="3"/>' +
+      '<path d="M36 56 C35 70 40 82 47 89" stroke="#fffdf7" stroke-width="3" fill="none" opacity=".6"/>',
     S: '<path d="M50 97 L50 84 C18 80 6 52 12 14 C28 26 44 14 50 4 C56 14 72 26 88 14 ' +
       'C94 52 82 80 50 84Z"/><path d="M50 82 L50 22 M50 44 L34 32 M50 58 L68 44 M50 70 L36 60" ' +
       'stroke="#fffdf7" stroke-width="3" fill="none"/>',
@@ -32,6 +35,55 @@ const ICONS = {
   },
 };
 const SUIT_OF_GAME = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" };
+
+// German-suited faces, drawn in a card-shaped 100 x 145 box right of the corner index:
+// the pips of the number cards (the lower ones upside down, as printed), a large suit
+// picture on the Daus, and double-headed court cards (a figure and its mirror image;
+// the Ober holds his suit high, the Unter low, the König wears a crown).
+const FACE_X = 61; // the middle of the picture area (x 26..96)
+const PIPS = {
+  7: [[44, 30], [78, 30], [61, 51], [44, 72], [78, 72], [44, 115], [78, 115]],
+  8: [[44, 30], [78, 30], [61, 51], [44, 72], [78, 72], [61, 94], [44, 115], [78, 115]],
+  9: [[44, 24], [78, 24], [44, 53], [78, 53], [61, 72], [44, 92], [78, 92], [44, 121], [78, 121]],
+  T: [[44, 24], [78, 24], [61, 40], [44, 56], [78, 56], [44, 89], [78, 89], [61, 105], [44, 121], [78, 121]],
+};
+const COURT = { // robe, hat (a crown for the König), where the suit sign is held
+  K: { robe: "#2f4f9e", hat: "M51 27 L51 16 L56 22 L61 13 L66 22 L71 16 L71 27Z", hatFill: "#e8b400", sign: [61, 58, 14] },
+  Q: { robe: "#a3192b", hat: "M49 29 Q61 14 73 29Z M52 22 Q44 10 38 14 Q46 16 50 25Z", hatFill: "#2d6a3e", sign: [84, 22, 18] },
+  J: { robe: "#2d6a3e", hat: "M50 29 Q61 17 72 29Z", hatFill: "#a3192b", sign: [84, 60, 16] },
+};
+
+function pip(suit, x, y, size, flip = false) {
+  const turn = flip ? ` transform="rotate(180 ${x} ${y})"` : "";
+  const at = `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})`;
+  return `<g class="pip"${turn}><g transform="${at}">${ICONS.german[suit]}</g></g>`;
+}
+
+function courtHalf(suit, rank) {
+  const c = COURT[rank];
+  const [sx, sy, ss] = c.sign;
+  return `<g class="fig"><path d="M39 72 L42 50 Q61 39 80 50 L83 72Z" fill="${c.robe}" stroke="#3b2a14" stroke-width="1.2"/>` +
+    `<path d="M52 45 L61 58 L70 45" fill="none" stroke="#f3e6c0" stroke-width="3"/>` +
+    `<circle cx="61" cy="35" r="9" fill="#f3cfa4" stroke="#3b2a14" stroke-width="1.2"/>` +
+    `<path d="${c.hat}" fill="${c.hatFill}" stroke="#3b2a14" stroke-width="1"/>${pip(suit, sx, sy, ss)}</g>`;
+}
+
+function germanFace(card) {
+  const [suit, rank] = card;
+  let body;
+  if (PIPS[rank]) {
+    body = PIPS[rank].map(([x, y]) => pip(suit, x, y, 21, y > 72.5)).join("");
+  } else if (rank === "A") {
+    body = `<path d="M34 112 Q61 102 88 112 L84 126 Q61 116 38 126Z" fill="#d9b44a" stroke="#7a5a10"/>` +
+      pip(suit, FACE_X, 62, 54);
+  } else {
+    const half = courtHalf(suit, rank);
+    body = `${half}<g transform="rotate(180 ${FACE_X} 72.5)">${half}</g>` +
+      `<path d="M26 72.5 L96 72.5" stroke="#3b2a14" stroke-width="1"/>`;
+  }
+  return `<svg class="face" viewBox="0 0 100 145" preserveAspectRatio="none" fill="currentColor" aria-hidden="true">` +
+    `<rect x="26" y="5" width="70" height="135" rx="5" fill="none" stroke="currentColor" stroke-opacity=".35"/>${body}</svg>`;
+}
 
 function pickLanguage() {
   const stored = localStorage.getItem("skat-lang");
@@ -116,7 +168,8 @@ function cardEl(name, small = false) {
   card.dataset.card = name;
   card.title = cardTitle(name);
   card.setAttribute("aria-label", card.title);
-  card.innerHTML = `<div class="corner"><span></span>${svg(name[0], "")}</div>${svg(name[0], "pip")}`;
+  const face = deck === "german" ? germanFace(name) : svg(name[0], "pip");
+  card.innerHTML = `${face}<div class="corner"><span></span>${svg(name[0], "")}</div>`;
   card.querySelector("span").textContent = rankLetter(name[1]);
   return card;
 }
@@ -928,6 +981,43 @@ function selectRecord(rid) {
 }
 
 // --- modes, options and the static texts ------------------------------------------------
+function rulesHtml() {
+  // The rules name the cards of the chosen deck: its suits, ranks and pictures.
+  const table = I18N[lang];
+  const p = { ...table.suits[deck], ...table.rankWords[deck], jacks: table.jacks[deck] };
+  p.jackorder = ["C", "S", "H", "D"].map((x) => cardName(`${x}J`).outerHTML).join(" ");
+  p.order = ["A", "T", "K", "Q", "9", "8", "7"].map(rankLetter).join(" ");
+  return table.rules.replace(/\{(\w+)\}/g, (_, k) => p[k]);
+}
+
+// The picture controls act on the table: a contrast filter, a grain overlay and a warm or
+// cool tint, each remembered in this browser.
+const LOOK = { contrast: 100, grain: 0, warmth: 0 };
+
+function loadLook() {
+  const stored = JSON.parse(localStorage.getItem("skat-look") || "{}");
+  for (const k of Object.keys(LOOK)) {
+    const v = Number(stored[k] ?? LOOK[k]);
+    $(`look-${k}`).value = String(Number.isFinite(v) ? v : LOOK[k]);
+  }
+  applyLook();
+}
+
+function applyLook() {
+  const v = (k) => Number($(`look-${k}`).value);
+  const table = $("table");
+  const warm = v("warmth") / 100;
+  table.style.setProperty("--contrast", String(v("contrast") / 100));
+  table.style.setProperty("--grain", String(v("grain") / 100));
+  table.style.setProperty("--tint", warm >= 0 ? `rgba(255, 138, 0, ${0.45 * warm})` : `rgba(0, 110, 255, ${-0.45 * warm})`);
+  localStorage.setItem("skat-look", JSON.stringify(Object.fromEntries(Object.keys(LOOK).map((k) => [k, v(k)]))));
+}
+
+function resetLook() {
+  localStorage.removeItem("skat-look");
+  loadLook();
+}
+
 function setMode(m) {
   mode = m;
   document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("active", x.dataset.mode === m));
@@ -939,7 +1029,7 @@ function setMode(m) {
   $("watch-controls").classList.toggle("hidden", m !== "watch");
   $("end-panel").classList.add("hidden");
   if (m === "rules") {
-    $("rules").innerHTML = I18N[lang].rules;
+    $("rules").innerHTML = rulesHtml();
   } else if (m === "play") {
     if (play.state) renderPlay();
     else if (!play.busy) resumeOrStart();
@@ -958,6 +1048,7 @@ function applyStatic() {
   document.title = t("title");
   document.querySelectorAll("[data-i18n]").forEach((x) => { x.textContent = t(x.dataset.i18n); });
   document.querySelectorAll("[data-i18n-title]").forEach((x) => { x.title = t(x.dataset.i18nTitle); });
+  $("wiki").href = t("wiki.url");
   for (const id of ["opp-1", "opp-2"]) {
     for (const o of $(id).options) o.textContent = agentName(o.value);
   }
@@ -975,6 +1066,7 @@ async function init() {
   Object.keys(LANGUAGES).forEach((k) => langSel.appendChild(new Option(LANGUAGES[k], k)));
   langSel.value = lang;
   $("deck").value = deck;
+  document.body.classList.toggle("deck-german", deck === "german");
   $("pace").value = String(pace);
   applyStatic();
   langSel.addEventListener("change", (e) => {
@@ -984,6 +1076,7 @@ async function init() {
   });
   $("deck").addEventListener("change", (e) => {
     deck = e.target.value;
+    document.body.classList.toggle("deck-german", deck === "german");
     localStorage.setItem("skat-deck", deck);
     redraw();
   });
@@ -993,6 +1086,9 @@ async function init() {
   });
   document.querySelectorAll(".tab").forEach((x) => x.addEventListener("click", () => setMode(x.dataset.mode)));
   $("new-game").addEventListener("click", newGame);
+  for (const k of Object.keys(LOOK)) $(`look-${k}`).addEventListener("input", applyLook);
+  $("look-reset").addEventListener("click", resetLook);
+  loadLook();
   $("w-first").addEventListener("click", () => watchStep(0));
   $("w-prev").addEventListener("click", () => watchStep(watch.step - 1));
   $("w-next").addEventListener("click", () => watchStep(watch.step + 1));

@@ -12,6 +12,9 @@ const I18N = {
     "tab.play": "Play", "tab.watch": "Watch", "tab.rules": "Rules",
     "opt.language": "Language", "opt.cards": "Cards", "opt.pace": "Pace",
     "deck.french": "French suits", "deck.german": "German suits",
+    "look.title": "Picture", "look.contrast": "Contrast", "look.grain": "Grain",
+    "look.warmth": "Colour temperature", "look.reset": "Reset",
+    "wiki.label": "Skat on Wikipedia", "wiki.url": "https://en.wikipedia.org/wiki/Skat_(card_game)",
     "pace.1400": "slow", "pace.800": "normal", "pace.300": "fast", "pace.0": "instant",
     "side.new": "New game", "side.left": "Left", "side.right": "Right", "side.this": "This game",
     "side.scores": "Score list", "side.records": "Records", "side.moves": "Moves", "side.record": "Record",
@@ -102,7 +105,7 @@ const I18N = {
 <h2>Skat in short</h2>
 <p>Three players, 32 cards. One player, the <b>declarer</b>, plays alone against the other two.</p>
 <h3>Cards and points</h3>
-<p>Ace 11, ten 10, king 4, queen 3, jack 2, nine, eight and seven 0. The deck holds 120 points; the declarer needs 61 to win.</p>
+<p>{A} 11, {T} 10, {K} 4, {Q} 3, {J} 2, {9}, {8} and {7} 0. The deck holds 120 points; the declarer needs 61 to win.</p>
 <h3>Dealing</h3>
 <p>Everyone gets ten cards; two lie face down as the <b>skat</b>. The player after the dealer is <b>forehand</b>, then <b>middlehand</b>, then <b>rearhand</b>. Forehand leads to the first trick.</p>
 <h3>The auction</h3>
@@ -110,12 +113,12 @@ const I18N = {
 <h3>The skat</h3>
 <p>The declarer picks up the skat and puts away any two cards, or plays <b>hand</b> without looking at it (one level more). The skat counts for the declarer.</p>
 <h3>Contracts</h3>
-<ul><li><b>Suit game</b> (Diamonds 9, Hearts 10, Spades 11, Clubs 12): the four jacks and that suit are trumps.</li>
-<li><b>Grand</b> (24): only the four jacks are trumps.</li>
+<ul><li><b>Suit game</b> ({D} 9, {H} 10, {S} 11, {C} 12): the four {jacks} and that suit are trumps.</li>
+<li><b>Grand</b> (24): only the four {jacks} are trumps.</li>
 <li><b>Null</b>: no trumps; the declarer must take no trick (fixed value 23, Hand 35, Ouvert 46, Ouvert Hand 59).</li></ul>
 <p>In a hand game the declarer may announce <b>Schneider</b> (90 points), <b>Schwarz</b> (every trick) or <b>Ouvert</b> (cards open).</p>
 <h3>Playing</h3>
-<p>Follow suit if you can (jacks count as trumps, not as their suit); otherwise play any card. The highest trump wins the trick, else the highest card of the suit led. Jacks: ♣ ♠ ♥ ♦, then A 10 K Q 9 8 7.</p>
+<p>Follow suit if you can ({jacks} count as trumps, not as their suit); otherwise play any card. The highest trump wins the trick, else the highest card of the suit led. Order of the {jacks}: {jackorder}; then {order}.</p>
 <h3>Game value</h3>
 <p>Base value × multiplier. The multiplier is the number of <b>matadors</b> (top trumps held in a row, "with", or missing in a row, "without") + 1 for the game, + 1 each for hand, Schneider, Schneider announced, Schwarz, Schwarz announced, Ouvert. A game worth less than the bid is lost (<b>overbid</b>).</p>
 <h3>Scoring</h3>
@@ -126,12 +129,13 @@ const I18N = {
     },
     ranks: {
       french: { A: "A", K: "K", Q: "Q", J: "J", T: "10", 9: "9", 8: "8", 7: "7" },
-      german: { A: "A", K: "K", Q: "O", J: "U", T: "10", 9: "9", 8: "8", 7: "7" },
+      german: { A: "D", K: "K", Q: "O", J: "U", T: "10", 9: "9", 8: "8", 7: "7" },
     },
     rankWords: {
-      french: { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven" },
-      german: { A: "ace", K: "king", Q: "ober", J: "unter", T: "ten", 9: "nine", 8: "eight", 7: "seven" },
+      french: { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" },
+      german: { A: "Deuce", K: "King", Q: "Ober", J: "Unter", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven" },
     },
+    jacks: { french: "jacks", german: "Unters" },
     card: "{rank} of {suit}",
   },
 
@@ -141,6 +145,9 @@ const I18N = {
     "tab.play": "Spielen", "tab.watch": "Zuschauen", "tab.rules": "Regeln",
     "opt.language": "Sprache", "opt.cards": "Blatt", "opt.pace": "Tempo",
     "deck.french": "Französisches Blatt", "deck.german": "Deutsches Blatt",
+    "look.title": "Bild", "look.contrast": "Kontrast", "look.grain": "Körnung",
+    "look.warmth": "Farbtemperatur", "look.reset": "Zurücksetzen",
+    "wiki.label": "Skat in der Wikipedia", "wiki.url": "https://de.wikipedia.org/wiki/Skat",
     "pace.1400": "langsam", "pace.800": "normal", "pace.300": "schnell", "pace.0": "sofort",
     "side.new": "Neues Spiel", "side.left": "Links", "side.right": "Rechts", "side.this": "Dieses Spiel",
     "side.scores": "Spielliste", "side.records": "Spielprotokolle", "side.moves": "Züge", "side.record": "Protokoll",
@@ -231,7 +238,7 @@ const I18N = {
 <h2>Skat in Kürze</h2>
 <p>Drei Spieler, 32 Karten. Ein Spieler, der <b>Alleinspieler</b>, spielt gegen die beiden anderen.</p>
 <h3>Karten und Augen</h3>
-<p>Ass 11, Zehn 10, König 4, Dame 3, Bube 2, Neun, Acht und Sieben 0. Im Spiel sind 120 Augen; der Alleinspieler braucht 61 zum Gewinn.</p>
+<p>{A} 11, {T} 10, {K} 4, {Q} 3, {J} 2, {9}, {8} und {7} 0. Im Spiel sind 120 Augen; der Alleinspieler braucht 61 zum Gewinn.</p>
 <h3>Geben</h3>
 <p>Jeder bekommt zehn Karten, zwei liegen verdeckt als <b>Skat</b>. Links vom Geber sitzt <b>Vorhand</b>, dann <b>Mittelhand</b>, dann <b>Hinterhand</b>. Vorhand spielt zum ersten Stich aus.</p>
 <h3>Reizen</h3>
@@ -239,12 +246,12 @@ const I18N = {
 <h3>Der Skat</h3>
 <p>Der Alleinspieler nimmt den Skat auf und drückt zwei beliebige Karten, oder er spielt <b>Hand</b>, ohne ihn anzusehen (eine Stufe mehr). Der Skat zählt für den Alleinspieler.</p>
 <h3>Spiele</h3>
-<ul><li><b>Farbspiel</b> (Karo 9, Herz 10, Pik 11, Kreuz 12): die vier Buben und die Farbe sind Trumpf.</li>
-<li><b>Grand</b> (24): nur die vier Buben sind Trumpf.</li>
+<ul><li><b>Farbspiel</b> ({D} 9, {H} 10, {S} 11, {C} 12): die vier {jacks} und die Farbe sind Trumpf.</li>
+<li><b>Grand</b> (24): nur die vier {jacks} sind Trumpf.</li>
 <li><b>Null</b>: kein Trumpf; der Alleinspieler darf keinen Stich bekommen (fester Wert 23, Hand 35, Ouvert 46, Ouvert Hand 59).</li></ul>
 <p>Im Handspiel darf der Alleinspieler <b>Schneider</b> (90 Augen), <b>Schwarz</b> (alle Stiche) oder <b>Ouvert</b> (offene Karten) ansagen.</p>
 <h3>Das Spiel</h3>
-<p>Farbe muss bedient werden (Buben gehören zum Trumpf, nicht zu ihrer Farbe); wer nicht bedienen kann, spielt eine beliebige Karte. Der höchste Trumpf gewinnt den Stich, sonst die höchste Karte der ausgespielten Farbe. Buben: ♣ ♠ ♥ ♦, dann A 10 K D 9 8 7.</p>
+<p>Farbe muss bedient werden ({jacks} gehören zum Trumpf, nicht zu ihrer Farbe); wer nicht bedienen kann, spielt eine beliebige Karte. Der höchste Trumpf gewinnt den Stich, sonst die höchste Karte der ausgespielten Farbe. Reihenfolge der {jacks}: {jackorder}; dann {order}.</p>
 <h3>Spielwert</h3>
 <p>Grundwert × Stufen. Stufen sind die <b>Spitzen</b> (höchste Trümpfe lückenlos „mit“ oder lückenlos fehlend „ohne“) + 1 für das Spiel, + je 1 für Hand, Schneider, Schneider angesagt, Schwarz, Schwarz angesagt, Ouvert. Ein Spiel, das weniger wert ist als der Reizwert, ist verloren (<b>überreizt</b>).</p>
 <h3>Wertung</h3>
@@ -261,6 +268,7 @@ const I18N = {
       french: { A: "Ass", K: "König", Q: "Dame", J: "Bube", T: "Zehn", 9: "Neun", 8: "Acht", 7: "Sieben" },
       german: { A: "Daus", K: "König", Q: "Ober", J: "Unter", T: "Zehn", 9: "Neun", 8: "Acht", 7: "Sieben" },
     },
+    jacks: { french: "Buben", german: "Unter" },
     card: "{suit} {rank}",
   },
 
@@ -270,6 +278,9 @@ const I18N = {
     "tab.play": "เล่น", "tab.watch": "ดูเกม", "tab.rules": "กติกา",
     "opt.language": "ภาษา", "opt.cards": "ไพ่", "opt.pace": "ความเร็ว",
     "deck.french": "ไพ่ป๊อก (ฝรั่งเศส)", "deck.german": "ไพ่เยอรมัน",
+    "look.title": "ภาพ", "look.contrast": "ความคมชัด", "look.grain": "เกรนภาพ",
+    "look.warmth": "อุณหภูมิสี", "look.reset": "ค่าเริ่มต้น",
+    "wiki.label": "สกัตในวิกิพีเดีย (ภาษาอังกฤษ)", "wiki.url": "https://en.wikipedia.org/wiki/Skat_(card_game)",
     "pace.1400": "ช้า", "pace.800": "ปกติ", "pace.300": "เร็ว", "pace.0": "ทันที",
     "side.new": "เกมใหม่", "side.left": "ซ้าย", "side.right": "ขวา", "side.this": "เกมนี้",
     "side.scores": "ตารางคะแนน", "side.records": "บันทึกเกม", "side.moves": "ลำดับการเล่น", "side.record": "บันทึก",
@@ -360,7 +371,7 @@ const I18N = {
 <h2>สกัตฉบับย่อ</h2>
 <p>ผู้เล่นสามคน ไพ่ 32 ใบ ผู้เล่นคนหนึ่งเรียกว่า <b>ผู้เล่นเดี่ยว</b> เล่นคนเดียวสู้กับอีกสองคนที่เป็นฝ่ายตรงข้าม</p>
 <h3>ไพ่และแต้ม</h3>
-<p>เอซ 11 แต้ม, สิบ 10, คิง 4, ควีน 3, แจ็ค 2, เก้า แปด เจ็ด 0 แต้ม ไพ่ทั้งสำรับมี 120 แต้ม ผู้เล่นเดี่ยวต้องได้ 61 แต้มขึ้นไปจึงชนะ</p>
+<p>{A} 11 แต้ม, {T} 10, {K} 4, {Q} 3, {J} 2, {9} {8} {7} 0 แต้ม ไพ่ทั้งสำรับมี 120 แต้ม ผู้เล่นเดี่ยวต้องได้ 61 แต้มขึ้นไปจึงชนะ</p>
 <h3>การแจกไพ่</h3>
 <p>ทุกคนได้ไพ่สิบใบ อีกสองใบคว่ำไว้เรียกว่า <b>สกัต</b> คนถัดจากคนแจกคือ <b>มือแรก</b> ถัดไปคือ <b>มือกลาง</b> และ <b>มือท้าย</b> มือแรกเป็นคนลงไพ่กองแรก</p>
 <h3>การประมูล</h3>
@@ -368,12 +379,12 @@ const I18N = {
 <h3>สกัต</h3>
 <p>ผู้เล่นเดี่ยวหยิบสกัตขึ้นมาแล้วทิ้งไพ่ใบใดก็ได้สองใบ หรือเล่น <b>แฮนด์</b> โดยไม่ดูสกัต (ได้เพิ่มหนึ่งขั้น) แต้มในสกัตเป็นของผู้เล่นเดี่ยว</p>
 <h3>ประเภทเกม</h3>
-<ul><li><b>เกมดอก</b> (ข้าวหลามตัด 9, โพแดง 10, โพดำ 11, ดอกจิก 12): แจ็คทั้งสี่ใบและไพ่ดอกนั้นเป็นทรัมป์</li>
-<li><b>แกรนด์</b> (24): มีแต่แจ็คทั้งสี่ใบเป็นทรัมป์</li>
+<ul><li><b>เกมดอก</b> ({D} 9, {H} 10, {S} 11, {C} 12): {jacks}ทั้งสี่ใบและไพ่ดอกนั้นเป็นทรัมป์</li>
+<li><b>แกรนด์</b> (24): มีแต่{jacks}ทั้งสี่ใบเป็นทรัมป์</li>
 <li><b>นูล</b>: ไม่มีทรัมป์ ผู้เล่นเดี่ยวต้องไม่ได้กองเลย (ค่าคงที่ 23, แฮนด์ 35, อูแวร์ 46, อูแวร์แฮนด์ 59)</li></ul>
 <p>ในเกมแฮนด์ ผู้เล่นเดี่ยวประกาศเพิ่มได้: <b>ชไนเดอร์</b> (ได้ 90 แต้ม), <b>ชวาร์ซ</b> (ได้ทุกกอง) หรือ <b>อูแวร์</b> (หงายไพ่)</p>
 <h3>การเล่น</h3>
-<p>ต้องลงไพ่ตามดอกที่ลงก่อนถ้ามี (แจ็คนับเป็นทรัมป์ ไม่ใช่ดอกของมัน) ถ้าไม่มีลงใบใดก็ได้ ทรัมป์ที่สูงที่สุดได้กอง ถ้าไม่มีทรัมป์ ไพ่สูงสุดของดอกที่ลงก่อนได้กอง ลำดับแจ็ค: ♣ ♠ ♥ ♦ แล้ว A 10 K Q 9 8 7</p>
+<p>ต้องลงไพ่ตามดอกที่ลงก่อนถ้ามี ({jacks}นับเป็นทรัมป์ ไม่ใช่ดอกของมัน) ถ้าไม่มีลงใบใดก็ได้ ทรัมป์ที่สูงที่สุดได้กอง ถ้าไม่มีทรัมป์ ไพ่สูงสุดของดอกที่ลงก่อนได้กอง ลำดับ{jacks}: {jackorder} แล้ว {order}</p>
 <h3>ค่าเกม</h3>
 <p>ค่าฐาน × ตัวคูณ ตัวคูณคือจำนวน <b>มาทาดอร์</b> (ทรัมป์สูงสุดที่ถือเรียงกันเรียกว่า "มี" หรือที่ขาดเรียงกันเรียกว่า "ไม่มี") + 1 สำหรับเกม และ + 1 สำหรับแฮนด์ ชไนเดอร์ ประกาศชไนเดอร์ ชวาร์ซ ประกาศชวาร์ซ อูแวร์ อย่างละหนึ่ง เกมที่มีค่าน้อยกว่าราคาประมูลถือว่าแพ้ (<b>ประมูลเกินค่า</b>)</p>
 <h3>การนับคะแนน</h3>
@@ -388,8 +399,9 @@ const I18N = {
     },
     rankWords: {
       french: { A: "เอซ", K: "คิง", Q: "ควีน", J: "แจ็ค", T: "สิบ", 9: "เก้า", 8: "แปด", 7: "เจ็ด" },
-      german: { A: "เอซ", K: "คิง", Q: "โอเบอร์", J: "อุนเทอร์", T: "สิบ", 9: "เก้า", 8: "แปด", 7: "เจ็ด" },
+      german: { A: "เดาส์", K: "คิง", Q: "โอเบอร์", J: "อุนเทอร์", T: "สิบ", 9: "เก้า", 8: "แปด", 7: "เจ็ด" },
     },
+    jacks: { french: "แจ็ค", german: "อุนเทอร์" },
     card: "{rank}{suit}",
   },
 };
