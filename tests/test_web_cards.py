@@ -83,7 +83,8 @@ def test_the_texts_follow_the_deck(server, browser, lang: str, deck: str) -> Non
     rules = pg.inner_text("#rules")
     texts.append(rules)
     shown = " ".join(texts)
-    assert [w for w in foreign if re.search(rf"(?<!\w){re.escape(w)}", shown)] == []
+    edge = "" if lang == "th" else r"(?<!\w)"  # Thai writes no spaces between words
+    assert [w for w in foreign if re.search(edge + re.escape(w), shown)] == []
     table = pg.evaluate(f"I18N[{lang!r}]")
     for word in [
         *table["suits"][deck].values(),
