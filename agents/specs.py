@@ -15,6 +15,7 @@ The parser (:func:`parse_spec`), the one-line errors, the ``--help`` lines (:dat
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ class AgentSpecError(ValueError):
 class Option:
     """One option of a kind: ``type`` is int, float, bool (0|1), flag (no value: on when
     named), spec (an agent spec), path (a file, or one of ``choices`` by name) or choice (one
-    of ``choices``). ``low``/``high`` bound numbers; ``none`` is the word for "no value"
+    of ``choices``). ``low`` is a number's least value; ``none`` is the word for "no value"
     (``cap=off``); a flag's ``sets`` are the values it presets (explicit options win)."""
 
     name: str
@@ -43,7 +44,6 @@ class Option:
     help: str
     default: Any = None
     low: float | None = None
-    high: float | None = None
     choices: tuple[str, ...] = ()
     none: str = ""
     sets: Mapping[str, Any] = field(default_factory=dict)
@@ -68,12 +68,8 @@ class Option:
         if self.type == "bool":
             return "0 or 1"
         word = {"int": "an integer", "float": "a number"}.get(self.type, "a value")
-        bounds = [f">= {self.low:g}" if self.low is not None else "",
-                  f"<= {self.high:g}" if self.high is not None else ""]  # fmt: skip
-        if self.low is not None and self.high is not None:
-            bounds = [f"in {self.low:g}..{self.high:g}"]
-        extra = [f"or {self.none}"] if self.none else []
-        return " ".join([word, *filter(None, bounds), *extra])
+        bound = [f">= {self.low:g}"] if self.low is not None else []
+        return " ".join([word, *bound, *([f"or {self.none}"] if self.none else [])])
 
     def convert(self, raw: str) -> Any:
         """The typed value of ``raw``; ValueError saying what is allowed."""
@@ -84,7 +80,7 @@ class Option:
                 x = int(raw) if self.type == "int" else float(raw)
             except ValueError:
                 raise ValueError(self.allowed) from None
-            if (self.low is not None and x < self.low) or (self.high is not None and x > self.high):
+            if not math.isfinite(x) or self.low is not None and x < self.low:
                 raise ValueError(self.allowed)
             return x
         if self.type == "bool":

@@ -40,6 +40,16 @@ def test_values_are_typed_and_defaults_filled():
     assert parse_spec("rllib:ck#player_1").values == {"path": "ck#player_1"}
 
 
+def test_numbers_are_finite_and_in_bounds():
+    for bad, why in (("pimc:seconds=nan", "seconds must be a number >= 0.001"),
+                     ("heuristic:margin=inf", "margin must be a number, got 'inf'"),
+                     ("pimc:worlds=2.5", "worlds must be an integer >= 1"),
+                     ("learned:skats=0", "skats must be an integer >= 1")):  # fmt: skip
+        with pytest.raises(AgentSpecError, match=why):
+            parse_spec(bad)
+    assert parse_spec("heuristic:margin=-2.5").values["margin"] == -2.5
+
+
 def test_items_split_at_commas_outside_brackets():
     assert split_items("a=1,b=[c:d=1,e=2],f") == ["a=1", "b=[c:d=1,e=2]", "f"]
     assert split_items("") == []
