@@ -20,6 +20,16 @@ def test_docs_agents_md_is_the_generated_table():
     )
 
 
+def test_the_list_the_errors_point_at_prints():
+    """``python -m skat_env.agents`` (named by every unknown-agent error) prints the table."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "skat_env.agents"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0 and done.stdout == markdown() and not done.stderr
+
+
 def test_every_option_is_in_the_docs_and_the_help():
     page = markdown()
     for kind in KINDS.values():
