@@ -174,6 +174,9 @@ def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys, mon
     ]
     monkeypatch.setattr(train, "CLONE_BATCH_SIZE", 1)  # slow cloning: the budget cuts it
     assert run(*argv) == 0
+    assert (
+        "to 1,000,064 steps or --max-minutes 0.05, whichever comes first" in capsys.readouterr().out
+    )
     stats = json.loads((in_tmp / "runs/budget/bc.json").read_text())
     assert 0 < stats["games"] < 100000 and stats["epochs"] < 50  # both cut by the budget
 

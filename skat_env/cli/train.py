@@ -493,11 +493,14 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
                 if pool is None
                 else f"pool {', '.join(pool.pool.names)} ({args.pool_priority})"
             )
+            deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
+            budget = ""
+            if deadline:
+                budget = f" or --max-minutes {args.max_minutes:g}, whichever comes first"
             cbs.write(
-                f"PPO on {run_dir} from {start:,} to {target:,} steps ({args.env} env, "
+                f"PPO on {run_dir} from {start:,} to {target:,} steps{budget} ({args.env} env, "
                 f"rollouts of {rollout:,}); opponents {mix}"
             )
-            deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
             periodic = [
                 EveryNTimesteps(args.snapshot_every, cbs.SnapshotCallback(slots))
                 if pool is None
