@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import time
 
+import pytest
+from heuristic_moves import LINEUPS, RECORD, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,6 +196,18 @@ def test_null_defender__stays_under_the_declarers_card():
         trick_leader=1,
     )  # fmt: skip
     assert choose_card(view) == MOVE_INDEX["S7"]
+
+
+# --- the recorded moves -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(LINEUPS))
+def test_moves_are_the_recorded_ones(name):
+    """Every decision of seeded games (tests/heuristic_moves.py), rare states included."""
+    want = base64.b64decode(json.loads(RECORD.read_text())[name])
+    got = play(name)
+    first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), None)
+    assert first is None and len(got) == len(want), f"decision {first}: {got[first : first + 1]}"
 
 
 # --- strength and speed ------------------------------------------------------------------
