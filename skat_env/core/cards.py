@@ -42,7 +42,8 @@ def _spellings() -> dict[str, int]:
     """Every accepted spelling of every card: suit letter (any case) or symbol, then rank
     letter (any case) or ``10`` for ``T``."""
     out: dict[str, int] = {}
-    for card, (suit, rank) in enumerate(CARD_NAMES):
+    for card, name in enumerate(CARD_NAMES):
+        suit, rank = name[0], name[1]
         s = SUITS.index(suit)
         suits = (suit, suit.lower(), SUIT_SYMBOLS[s], _WHITE_SYMBOLS[s])
         ranks = (rank, rank.lower(), "10" if rank == "T" else rank)

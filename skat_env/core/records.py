@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cards import CARD_INDEX, CARD_NAMES, parse_cards
 from .game import Game, IllegalMoveError, Result
@@ -25,9 +26,9 @@ from .game import Game, IllegalMoveError, Result
 # --- JSON-lines records ---
 
 
-def to_record(game: Game) -> dict:
+def to_record(game: Game) -> dict[str, Any]:
     """A JSON-ready record of a game (finished or running)."""
-    rec = {
+    rec: dict[str, Any] = {
         "deal": " ".join(CARD_NAMES[c] for c in game.deal),
         "dealer": game.dealer,
         "moves": game.moves_played(),
@@ -49,7 +50,7 @@ class ReplayError(ValueError):
 RECORD_FIELDS = ("deal", "dealer", "moves", "result")
 
 
-def replay(record: dict | str) -> Game:
+def replay(record: dict[str, Any] | str) -> Game:
     """Rebuild a game from a record (dict or JSON line). A finished game's record must hold
     its complete result, which the replay must match; a running game's record has none.
     Anything else raises :class:`ReplayError` saying what is wrong."""
@@ -67,7 +68,7 @@ def replay(record: dict | str) -> Game:
     return game
 
 
-def _record_object(record: object) -> dict:
+def _record_object(record: object) -> dict[str, Any]:
     """The record as a dict with only known fields."""
     if isinstance(record, (str, bytes)):
         try:
@@ -88,14 +89,14 @@ def _record_object(record: object) -> dict:
     return record
 
 
-def _moves_of(record: dict) -> list:
+def _moves_of(record: dict[str, Any]) -> list[Any]:
     moves = record["moves"]
     if not isinstance(moves, list):
         raise ReplayError(f"'moves' must be a list of move names, got {type(moves).__name__}")
     return moves
 
 
-def _check_result(record: dict, game: Game) -> None:
+def _check_result(record: dict[str, Any], game: Game) -> None:
     """The stored result is complete and equals the replayed one (or both are absent)."""
     if "result" not in record:
         if game.result is not None:
@@ -310,7 +311,7 @@ def iss_fields_of(game: Game) -> dict[str, str | int]:
     r = game.result
     if r is None:
         raise ValueError("the game is not over")
-    if r.passed_in:
+    if r.passed_in or r.declarer is None:
         return {"passed": 1}
     return {
         "d": r.declarer,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .game import Result
-from .scoring import seeger_fabian
+from .scoring import Flags, seeger_fabian
 from .tables import BASE_VALUES, BID_VALUES
 from .validation import check_choice, check_real
 
@@ -27,7 +27,9 @@ REWARD_MODES = ("zero_sum", "list", "seeger_fabian")
 ILLEGAL_ACTIONS = ("terminate", "raise")  # the first is the default of every env
 
 
-def side_rewards(reward_mode: str, score, sf_declarer, sf_defender) -> tuple:
+def side_rewards(
+    reward_mode: str, score: Flags, sf_declarer: Flags, sf_defender: Flags
+) -> tuple[Flags, Flags]:
     """(declarer's, each defender's) reward of a played game under a reward mode: the one
     definition, on Python numbers or NumPy arrays (the batched engine) elementwise."""
     if reward_mode == "seeger_fabian":
@@ -44,6 +46,7 @@ def rewards_of(result: Result, reward_mode: str) -> tuple[float, float, float]:
     if result.passed_in:
         return 0.0, 0.0, 0.0
     d = result.declarer
+    assert d is not None  # a played game has a declarer
     sf = result.seeger_fabian
     decl, other = side_rewards(reward_mode, result.score, sf[d], sf[(d + 1) % 3])
     out = [float(other)] * 3

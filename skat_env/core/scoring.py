@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .tables import BASE_VALUES, GRAND, NULL, NULL_VALUES, TRUMP_ORDER
 
+Flags = Any  # a Python int/bool or a NumPy array: the kernels below work elementwise on both
 WIN_POINTS = 61  # the declarer needs 61 of 120 card points
 SCHNEIDER_POINTS = 90  # a side with 90+ has made the other schneider
 SF_WIN_BONUS, SF_LOSS_PENALTY, SF_DEFENDER_BONUS = 50, 50, 40
@@ -63,10 +65,21 @@ def null_value(contract: Contract) -> int:
 def multiplier(contract: Contract, matadors_: int, schneider: bool, schwarz: bool) -> int:
     """Matadors + game + each level that applies (RULES.md 'Game value')."""
     c = contract
-    return level_kernel(matadors_, c.hand, c.schneider, c.schwarz, c.ouvert, schneider, schwarz)
+    level: int = level_kernel(
+        matadors_, c.hand, c.schneider, c.schwarz, c.ouvert, schneider, schwarz
+    )
+    return level
 
 
-def level_kernel(mats, hand, ann_schneider, ann_schwarz, ouvert, schneider, schwarz):
+def level_kernel(
+    mats: Flags,
+    hand: Flags,
+    ann_schneider: Flags,
+    ann_schwarz: Flags,
+    ouvert: Flags,
+    schneider: Flags,
+    schwarz: Flags,
+) -> Flags:
     """The multiplier from 0/1 flags (ints or NumPy arrays): with/without N matadors, game,
     hand, schneider (made, announced), schwarz (made, announced), ouvert."""
     return (
@@ -88,9 +101,11 @@ class Outcome:
     schwarz_level: bool
 
 
-def outcome_kernel(is_null, base, null_value, hand, ann_schneider, ann_schwarz, ouvert, bid,
-                   mats, declarer_points, declarer_tricks, defender_points, defender_tricks,
-                   ended_early) -> tuple:  # fmt: skip
+def outcome_kernel(is_null: Flags, base: Flags, null_value: Flags, hand: Flags,
+                   ann_schneider: Flags, ann_schwarz: Flags, ouvert: Flags, bid: Flags,
+                   mats: Flags, declarer_points: Flags, declarer_tricks: Flags,
+                   defender_points: Flags, defender_tricks: Flags,
+                   ended_early: Flags) -> tuple[Flags, ...]:  # fmt: skip
     """The scoring rules as arithmetic on 0/1 flags: the one definition, used by
     :func:`score_game` on Python ints and by the batched engine on NumPy arrays (elementwise).
 
@@ -159,7 +174,7 @@ def score_game(
     return Outcome(bool(won), mats, value, bool(overbid), score, bool(sn), bool(sw))
 
 
-def seeger_fabian(score, won):
+def seeger_fabian(score: Flags, won: Flags) -> tuple[Flags, Flags]:
     """(declarer, each defender) Seeger-Fabian points for a declarer's list score; ints or
     NumPy arrays elementwise."""
     declarer = won * (score + SF_WIN_BONUS) + (1 - won) * (score - SF_LOSS_PENALTY)

@@ -114,7 +114,7 @@ def check_real(value: Any, what: str) -> float:
     return x
 
 
-def check_options(options: Any, known: Sequence[str]) -> dict:
+def check_options(options: Any, known: Sequence[str]) -> dict[str, Any]:
     """Reset options as a dict (``None``: empty); ``ValueError`` naming unknown keys."""
     if options is None:
         return {}

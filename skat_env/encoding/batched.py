@@ -11,6 +11,9 @@ differential test checks the result against ``player_view`` step by step.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from ..core.game import PLAY
@@ -36,7 +39,7 @@ _F_POINTS = np.array([v / 120 for v in range(121)], np.float32)
 _F_TRICKS = np.array([v / 10 for v in range(11)], np.float32)
 
 
-def _table(off: int, width: int, key_values) -> tuple[np.ndarray, np.ndarray]:
+def _table(off: int, width: int, key_values: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) word tables: entry k sets bit ``off + key_values[k]`` (none if < 0)."""
     lo = np.zeros(len(key_values), np.uint64)
     hi = np.zeros(len(key_values), np.uint64)
@@ -81,7 +84,7 @@ _BIT33 = np.array([1 << c for c in range(32)] + [0], np.int64)
 _ROT = np.array([[m, (m + 1) % 3, (m + 2) % 3] for m in range(3)], np.int64)
 
 
-def encode_batch(s, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def encode_batch(s: Any, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Observations (B, 450) float32 of seat ``seats[b]`` in game ``b`` of state ``s``."""
     n = s.batch_size
     me = np.asarray(seats, np.int64)
@@ -129,7 +132,7 @@ def encode_batch(s, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def _scalars(s, ar3, me, rel) -> np.ndarray:
+def _scalars(s: Any, ar3: np.ndarray, me: np.ndarray, rel: np.ndarray) -> np.ndarray:
     """bids, points, tricks per relative seat; the sides' points and tricks; trick number."""
     n = len(me)
     out = np.empty((n, 14), np.float32)

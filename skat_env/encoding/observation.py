@@ -45,6 +45,7 @@ The action mask is a separate ``int8[121]`` (:func:`action_mask`), as PettingZoo
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from ..core.game import Game
 from ..core.moves import NUM_MOVES
 from ..core.scoring import Contract
 from ..core.tables import BID_VALUES
-from .view import PlayerView, player_view
+from .view import PlayerView, _three, player_view
 
 MAX_BID = BID_VALUES[-1]  # 264
 MAX_PLAYS = 30
@@ -90,7 +91,7 @@ FIELDS: tuple[tuple[str, tuple[int, ...], bool], ...] = (
 HISTORY_FIELD = ("history", (MAX_PLAYS, _SLOT), True)
 
 
-def _layout(fields) -> dict[str, slice]:
+def _layout(fields: Sequence[tuple[str, tuple[int, ...], bool]]) -> dict[str, slice[int, int, int]]:
     out, start = {}, 0
     for name, shape, _ in fields:
         size = int(np.prod(shape))
@@ -99,8 +100,8 @@ def _layout(fields) -> dict[str, slice]:
     return out
 
 
-LAYOUT: dict[str, slice] = _layout(FIELDS)
-HISTORY_LAYOUT: dict[str, slice] = _layout((*FIELDS, HISTORY_FIELD))
+LAYOUT: dict[str, slice[int, int, int]] = _layout(FIELDS)
+HISTORY_LAYOUT: dict[str, slice[int, int, int]] = _layout((*FIELDS, HISTORY_FIELD))
 SHAPES: dict[str, tuple[int, ...]] = {n: s for n, s, _ in (*FIELDS, HISTORY_FIELD)}
 OBS_SIZE: int = LAYOUT["trick_number"].stop  # 450
 HISTORY_OBS_SIZE: int = HISTORY_LAYOUT["history"].stop  # 1500
@@ -187,13 +188,13 @@ def encode(view: PlayerView, history: bool = False) -> np.ndarray:
     return out
 
 
-def bid_scalars(b: tuple[int, ...]) -> tuple[float, float, float]:
+def bid_scalars(b: Sequence[int]) -> tuple[float, float, float]:
     """The ``bids`` entries of seats 0, 1, 2 (absolute order): highest bid or hold / 264."""
     return b[0] / MAX_BID, b[1] / MAX_BID, b[2] / MAX_BID
 
 
 def scalar_rows(
-    b: tuple[int, ...], p: tuple[int, ...], t: tuple[int, ...], decl: int
+    b: Sequence[int], p: Sequence[int], t: Sequence[int], decl: int
 ) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     """The scalar fields (``bids`` .. ``trick_number``) of observer seats 0, 1 and 2, from
     the per-seat bids, card points and tricks and the declarer (-1 before the auction ends).
@@ -264,7 +265,7 @@ def observation_of(view: PlayerView, history: bool = False) -> dict[str, np.ndar
 
 
 # Global state for centralised critics: every hand and the skat, then player_0's observation.
-STATE_LAYOUT: dict[str, slice] = {
+STATE_LAYOUT: dict[str, slice[int, int, int]] = {
     "hands": slice(0, 96),  # 3 x 32, absolute seats
     "skat": slice(96, 128),  # the two skat cards as dealt
     "discarded": slice(128, 160),  # the declarer's discards
@@ -363,7 +364,7 @@ def decode(obs: np.ndarray, action_mask: np.ndarray | None = None) -> PlayerView
         played=played,
         trick=tuple(trick),
         trick_leader=leader,
-        voids=tuple(voids_rel >> (5 * ((s - me) % 3)) & 31 for s in range(3)),
+        voids=_three(voids_rel >> (5 * ((s - me) % 3)) & 31 for s in range(3)),
         points=per_seat(sc[3:6], 120),
         tricks=per_seat(sc[6:9], 10),
         play_sequence=_decode_history(obs, absolute) if obs.shape[0] == HISTORY_OBS_SIZE else (),
@@ -371,7 +372,7 @@ def decode(obs: np.ndarray, action_mask: np.ndarray | None = None) -> PlayerView
     )
 
 
-def _decode_history(obs: np.ndarray, absolute: tuple[int, int, int]) -> tuple:
+def _decode_history(obs: np.ndarray, absolute: tuple[int, int, int]) -> tuple[tuple[int, int], ...]:
     slots = obs[_HIST_START:].reshape(MAX_PLAYS, _SLOT) > 0.5
     out = []
     for row in slots:

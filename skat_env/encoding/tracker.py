@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import struct
 from functools import cache
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -64,6 +65,12 @@ _SCALARS = struct.Struct(f"<{OBS_SIZE - NUM_BITS}f")
 _NUM_SUITS = 5  # effective suits in the voids field: C S H D trump
 
 
+class _Floats(Protocol):
+    """The buffer as a flat float32 memoryview (typeshed types memoryview items as int)."""
+
+    def __setitem__(self, i: int, value: float, /) -> None: ...
+
+
 class _Index:
     """Flat positions (row * size + entry) in the three stacked rows of the buffer.
 
@@ -77,7 +84,7 @@ class _Index:
         def all_rows(start: int) -> tuple[int, ...]:
             return tuple(row + start for row in rows)
 
-        def per_seat(start: int, width: int = 1) -> tuple:
+        def per_seat(start: int, width: int = 1) -> tuple[tuple[tuple[int, ...], ...], ...]:
             """[seat][k]: entry ``start + width * rel(seat) + k`` in each observer's row."""
             return tuple(
                 tuple(
@@ -161,21 +168,21 @@ class ObservationTracker:
         "history", "_game", "_buffer", "_rows", "_bytes", "_v", "_ix", "_fresh", "_voids",
         "_bid", "_open_seat",
     )  # fmt: skip
+    _game: Game  # unset until reset(): reading it raises AttributeError, which the env reports
 
     def __init__(self, history: bool = False):
         self.history = history
         size = HISTORY_OBS_SIZE if history else OBS_SIZE
         buffer = np.zeros((3, size), np.float32)
         self._buffer = buffer
-        self._rows = list(buffer)  # row views: observation(seat) copies one
-        self._bytes = memoryview(buffer).cast("B")
-        self._v = self._bytes.cast("f")  # flat, fast single-entry writes
+        self._rows: list[np.ndarray] = list(buffer)  # row views: observation(seat) copies one
+        self._bytes = buffer.data.cast("B")
+        self._v = cast(_Floats, self._bytes.cast("f"))  # flat, fast single-entry writes
         self._ix = _index(size)
         self._fresh: list[int] = []  # seats whose row equals their encoding now
         self._voids = [0, 0, 0]  # game.voids as last written
         self._bid = 0  # auction bid as last written
         self._open_seat = -1  # the declarer in an ouvert game
-        self._game: Game | None = None
 
     def reset(self, game: Game) -> None:
         """Track a new game."""
@@ -203,7 +210,8 @@ class ObservationTracker:
 
     def observation(self, seat: int) -> np.ndarray:
         """A copy of ``seat``'s current observation vector."""
-        return self._row(seat).copy()
+        row: np.ndarray = self._row(seat).copy()  # numpy's stubs type this copy as Any
+        return row
 
     def mask(self, seat: int) -> np.ndarray:
         """``seat``'s action mask: the legal moves if it is to act, else all zeros."""
@@ -304,8 +312,10 @@ class ObservationTracker:
             v[row + _HAND + move] = 0.0
             v[row + _DISCARDED + move] = 1.0
         else:  # the declaration
-            _set_cards(v, ix.small, _contract_bits(game.contract))  # bits, not cards
-            if game.contract.ouvert:
+            c = game.contract
+            assert c is not None  # just declared
+            _set_cards(v, ix.small, _contract_bits(c))  # bits, not cards
+            if c.ouvert:
                 _set_cards(v, ix.open_rows, game.hands[seat])
                 self._open_seat = seat
             _switch(v, ix.to_act[seat], ix.to_act[game.to_act])
@@ -321,14 +331,14 @@ class ObservationTracker:
             pack(b, offset, *values)
 
 
-def _switch(v: memoryview, off: tuple[int, ...], on: tuple[int, ...]) -> None:
+def _switch(v: _Floats, off: tuple[int, ...], on: tuple[int, ...]) -> None:
     for i in off:
         v[i] = 0.0
     for i in on:
         v[i] = 1.0
 
 
-def _set_cards(v: memoryview, bases: tuple[int, ...], cards: int) -> None:
+def _set_cards(v: _Floats, bases: tuple[int, ...], cards: int) -> None:
     """Set ``base + c`` for every base and every card ``c`` of the card set ``cards``."""
     while cards:
         low = cards & -cards

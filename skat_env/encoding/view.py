@@ -7,10 +7,11 @@ hidden (other hands, an unseen skat, another player's discards) can leak through
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..core.game import DISCARD, DONE, PLAY, Game
-from ..core.scoring import Contract
+from ..core.scoring import Contract, Flags
 
 
 @dataclass(slots=True)
@@ -60,7 +61,7 @@ _SEATS_OF_POSITIONS = tuple(
 _TRICK_SEATS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))  # seats in play order from a leader
 
 
-def sees_skat(phase, is_declarer, hand_game, has_declarer):
+def sees_skat(phase: Flags, is_declarer: Flags, hand_game: Flags, has_declarer: Flags) -> Flags:
     """Whether the observer sees the skat: everybody once a played game is over, the declarer
     after picking it up. The one visibility rule for the skat, on 0/1 ints or NumPy arrays
     (the batched encoder calls it with arrays)."""
@@ -68,15 +69,20 @@ def sees_skat(phase, is_declarer, hand_game, has_declarer):
     return done * has_declarer + (1 - done) * is_declarer * (1 - hand_game) * (phase >= DISCARD)
 
 
-def sees_discards(phase, is_declarer, has_declarer):
+def sees_discards(phase: Flags, is_declarer: Flags, has_declarer: Flags) -> Flags:
     """Whether the observer sees the declarer's discards: the declarer always, everybody once
     a played game is over (so the card points can be checked)."""
     return is_declarer + (1 - is_declarer) * (phase == DONE) * has_declarer
 
 
-def sees_open_hand(ouvert, phase, has_declarer):
+def sees_open_hand(ouvert: Flags, phase: Flags, has_declarer: Flags) -> Flags:
     """Whether the declarer's hand lies open: an ouvert game, from the first card on."""
     return ouvert * (phase >= PLAY) * has_declarer
+
+
+def _three(values: Iterable[int]) -> tuple[int, int, int]:
+    a, b, c = values
+    return a, b, c
 
 
 def player_view(game: Game, seat: int) -> PlayerView:
@@ -99,7 +105,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
         to_act=to_act,
         hand=game.hands[seat],
         bid=a.bid,
-        bids=tuple(game.bids),
+        bids=_three(game.bids),
         passed=_SEATS_OF_POSITIONS[dealer][a.passed],
         declarer=declarer,
         contract=game.contract,
@@ -107,12 +113,12 @@ def player_view(game: Game, seat: int) -> PlayerView:
         skat=skat,
         discarded=game.discarded if sees_discards(phase, is_decl, declarer >= 0) else 0,
         open_hand=game.hands[declarer] if sees_open_hand(ouvert, phase, declarer >= 0) else 0,
-        played=tuple(game.played),
+        played=_three(game.played),
         trick=tuple(zip(_TRICK_SEATS[leader], trick, strict=False)) if trick else (),
         trick_leader=leader if phase == PLAY else -1,
-        voids=tuple(game.voids),
-        points=tuple(game.points_won),
-        tricks=tuple(game.tricks_won),
+        voids=_three(game.voids),
+        points=_three(game.points_won),
+        tricks=_three(game.tricks_won),
         play_sequence=tuple(game.plays),
         legal_mask=game.legal_mask() if to_act == seat else 0,
     )
