@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from .moves import (
     move_id,
     move_names,
 )
-from .scoring import Contract, score_game, seeger_fabian
+from .scoring import Contract, Flags, score_game, seeger_fabian
 from .tables import BID_VALUES, EFFECTIVE_SUIT, FOLLOW_MASK, NULL, points_of
 from .tricks import legal_cards, trick_winner
 from .validation import DealError, IllegalMoveError, check_action, check_seat
@@ -59,7 +60,7 @@ class Result:
     seeger_fabian: tuple[int, int, int] = (0, 0, 0)  # per seat
     ended_early: bool = False  # stopped once the declarer's loss was certain
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = {name: getattr(self, name) for name in _RESULT_FIELDS}
         d["seeger_fabian"] = list(self.seeger_fabian)
         return d
@@ -142,10 +143,17 @@ def _deal_problem(cards: list[int]) -> str:
 def random_deal(rng: np.random.Generator | int | None = None) -> list[int]:
     """A uniformly shuffled deal (card ids) from a NumPy generator or seed."""
     rng = np.random.default_rng(rng)
-    return rng.permutation(NUM_CARDS).tolist()
+    deal: list[int] = rng.permutation(NUM_CARDS).tolist()
+    return deal
 
 
-def loss_certain(is_null, ann_schwarz, ann_schneider, declarer_won_trick, defender_points):
+def loss_certain(
+    is_null: Flags,
+    ann_schwarz: Flags,
+    ann_schneider: Flags,
+    declarer_won_trick: Flags,
+    defender_points: Flags,
+) -> Flags:
     """After a trick: is the declarer's loss certain, so that the game ends at once? Null: the
     declarer took a trick; schwarz announced (or ouvert): the defenders took one; schneider
     announced: the defenders reached 31. 0/1 flags, on ints or NumPy arrays elementwise."""
@@ -370,6 +378,7 @@ class Game:
     def _loss_certain(self, winner: int) -> bool:
         """Whether the declarer's loss is certain after a trick won by ``winner``."""
         c = self.contract
+        assert c is not None  # tricks are played under a contract
         d = self.declarer
         return bool(loss_certain(c.game == NULL, c.schwarz, c.schneider, winner == d,
                                  sum(self.points_won) - self.points_won[d]))  # fmt: skip
@@ -382,6 +391,7 @@ class Game:
     def _finish_played(self) -> None:
         d = self.declarer
         c = self.contract
+        assert c is not None  # a played game has a contract
         decl_points = self.points_won[d] + points_of(self.declarer_skat)
         decl_tricks = self.tricks_won[d]
         def_points = sum(self.points_won) - self.points_won[d]
