@@ -2,17 +2,21 @@
 
 :func:`decide_batch` takes the observations and action masks the batched engine and the
 tournament hand out (``float32[B, 450]``, ``int8[B, 121]``), decodes the fields the rules read
-into one int64 row per observation (NumPy), and decides every row with the rules of
-:mod:`.heuristic` (:func:`~.heuristic.decide_row`): compiled by numba into one loop when numba
-is installed, run as plain Python otherwise (the same functions, so the same moves).
+into one int64 row per observation (NumPy, :func:`rows`), and decides every row with the rules
+of :mod:`.heuristic_rules` (:func:`~.heuristic_rules.decide_rows`): compiled by numba into one
+loop when numba is installed, run as plain Python otherwise (the same functions, the same
+moves).
 
-numba compiles the rule functions as they are: this module registers them (``RULES``) as
-callable from compiled code and gives numba the two int methods they use (``bit_count``,
-``bit_length``). Tables and constants are kernel arguments, so numba's on-disk cache never
-holds stale ones; the cache follows :mod:`.heuristic`'s source file, where every rule lives.
+numba compiles the rule functions as they are: this module registers every function of
+:mod:`.heuristic_rules` as callable from compiled code and gives numba the two int methods
+they use (``bit_count``, ``bit_length``). Tables and constants are kernel arguments, so
+numba's on-disk cache never holds stale ones; the cache follows the source file of
+:mod:`.heuristic_rules`, where every rule lives.
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -38,7 +42,7 @@ _kernel = None  # the compiled loop over rows, made on first use
 
 
 def _compiled():
-    """:func:`.heuristic.decide_rows` compiled by numba (loaded from its cache when built)."""
+    """:func:`.heuristic_rules.decide_rows` compiled by numba (from its cache once built)."""
     global _kernel
     if _kernel is None:
 
@@ -57,8 +61,9 @@ def _compiled():
         def _bit_length(m):  # for the non-negative card sets of the rules
             return lambda m: 64 - leading_zeros(np.int64(m))
 
-        for fn in rules.RULES:
-            register_jitable(fn)
+        for fn in vars(rules).values():
+            if inspect.isfunction(fn) and fn.__module__ == rules.__name__:
+                register_jitable(fn)
         _kernel = njit(cache=True)(rules.decide_rows)
     return _kernel
 
@@ -81,7 +86,7 @@ def _bits(flags: np.ndarray) -> np.ndarray:
 
 
 def rows(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The fields the rules read (``heuristic.ROW_*``), one int64 row per observation and
+    """The fields the rules read (``heuristic_rules.ROW_*``), one int64 row per observation and
     boolean mask: phase, position, hand, skat, discarded, all cards played, open hand, bid
     value, declarer, voids (5 bits per seat), game kind, hand game, trick leader, the trick
     card of each seat (-1: none), the legal cards, the lowest legal bid move (-1: none),

@@ -4,8 +4,8 @@ Plain functions over card sets (ints) in the subset of Python that numba compile
 of ``TABLES`` (``tb``) and the constants of ``PARAMS`` (``prm``) are arguments, ties go to the
 first card in card-id order, seats are relative to the player to act (0 itself, 1 the next
 seat, 2 the previous). :mod:`.heuristic` calls them as they are, one view at a time;
-:mod:`.heuristic_batched` compiles them (``RULES``) into one loop over a batch of rows
-(:func:`decide_rows`), or runs that loop as Python without numba.
+:mod:`.heuristic_batched` compiles them (every function of this module) into one loop over
+a batch of rows (:func:`decide_rows`), or runs that loop as Python without numba.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ def lowest(m: int) -> int:
 
 
 def _points(pts, m):
+    """Card points of a card set."""
     s = 0
     while m:
         s += pts[(m & -m).bit_length() - 1]
@@ -80,6 +81,7 @@ def _points(pts, m):
 
 # --- hand evaluation -----------------------------------------------------------------------
 def suit_strength(esm, hand, g):
+    """(strength, trump count) of a hand for suit game ``g``."""
     t = (hand & esm[g][TRUMP]).bit_count()
     s = t + 0.5 * (hand & JACKS).bit_count()
     voids = 0
@@ -97,6 +99,7 @@ def suit_strength(esm, hand, g):
 
 
 def grand_strength(esm, hand, forehand):
+    """(strength, jack count) of a hand for grand."""
     j = (hand & JACKS).bit_count()
     s = 1.5 * j + 0.5 * (hand >> CJ & 1) + 0.5 * forehand
     for suit in range(4):
@@ -111,6 +114,7 @@ def grand_strength(esm, hand, forehand):
 
 
 def null_danger(ct, hand, unseen):
+    """Per card, how many more ``unseen`` cards lie below it than own cards, summed."""
     lower = ct[3][NULL]
     d = 0
     m = hand
@@ -124,6 +128,7 @@ def null_danger(ct, hand, unseen):
 
 
 def null_after_discard(ct, hand):
+    """The least null danger left after discarding two cards."""
     best = 1 << 30
     ma = hand
     while ma:
@@ -703,14 +708,3 @@ def decide_rows(tb, prm, margin, rows, out):
     """:func:`decide_row` for every row of ``rows`` into ``out``."""
     for b in range(len(rows)):
         out[b] = decide_row(tb, prm, margin, rows[b])
-
-
-#: the rule functions heuristic_batched compiles (every function the rows call)
-RULES = (
-    lowest, _points, suit_strength, grand_strength, null_danger, null_after_discard, _matadors,
-    estimate, bid_move, skat_move, _expected_score, contract_score, _trump_score,
-    plan_pickup, discard_move, _legal_or_lowest, declaration, _possible, _safe, _future,
-    _beats, _cheapest, _points_for_future, _fewest_points, _most_points, _by_strength,
-    _low_from_suit, _winning, play, _follow, _declarer_lead, _defender_lead, _null_declarer,
-    _under, _null_defender, decide_row,
-)  # fmt: skip
