@@ -28,6 +28,7 @@ import copy
 import io
 import math
 import pickle
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -230,6 +231,7 @@ def _ray(jobs, policy, opponents, done: Done, address: str) -> Iterator[tuple[Jo
         raise PanelError("a Ray cluster needs Ray: pip install 'skat-env[cluster]'") from None
     started = not ray.is_initialized()
     if started:
+        _check_reachable(address)
         try:
             ray.init(address=address, log_to_driver=False)
         except ConnectionError as e:
@@ -250,6 +252,17 @@ def _ray(jobs, policy, opponents, done: Done, address: str) -> Iterator[tuple[Jo
     finally:
         if started:
             ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast where nothing answers at ``HOST:PORT`` (Ray itself retries for minutes)."""
+    host, colon, port = address.rpartition(":")
+    if "://" in address or not colon or not port.isdigit():
+        return  # auto, or a ray:// client address: Ray reports those quickly
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as e:
+        raise PanelError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
 
 
 # ----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ on a Ray cluster, policies as specs, objects and functions, the rating, and bad 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 
@@ -203,3 +204,14 @@ def test_leaderboard_orders_players_by_rating():
     rows = leaderboard([run("a", -3.0), run("b", 5.0), run("c", 1.0)])
     assert [r["policy"] for r in rows] == ["b", "c", "a"]
     assert rows[0]["margins"] == {"heuristic": 5.0}
+
+
+def test_an_unreachable_cluster_is_one_clear_error():
+    try:
+        import ray  # noqa: F401
+
+        message = "cannot reach a Ray cluster at '127.0.0.1:1'"
+    except ImportError:
+        message = "a Ray cluster needs Ray: pip install 'skat-env[cluster]'"
+    with pytest.raises(PanelError, match=re.escape(message)):
+        run_panel("random", TINY, ("random",), address="127.0.0.1:1")
