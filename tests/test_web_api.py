@@ -140,7 +140,7 @@ def test_unknown_game_id(client: TestClient) -> None:
         client.get("/api/games/nope/record"),
     ):
         assert r.status_code == 404
-        assert "unknown game" in r.json()["error"]
+        assert "unknown game" in r.json()["error"] and r.json()["code"] == "game_unknown"
 
 
 def human_turn(client: TestClient) -> dict:
@@ -148,30 +148,31 @@ def human_turn(client: TestClient) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("body", "status", "words"),
+    ("body", "status", "words", "code"),
     [
-        ({"move": "CA"}, 400, "illegal move"),  # a card during the auction
-        ({"move": "grand"}, 400, "illegal move"),
-        ({"move": "banana"}, 400, "unknown move"),
-        ({"move": 500}, 400, "not a move id"),
-        ({"move": True}, 400, "must be a move name"),
-        ({"move": 96.0}, 400, "must be a move name"),
-        ({"move": None}, 400, "must be a move name"),
-        ({"move": ["pass"]}, 400, "must be a move name"),
-        ({}, 400, "'move'"),
-        ({"move": "pass", "moves_played": 7}, 409, "stale"),
-        ({"move": "pass", "moves_played": "x"}, 400, "moves_played"),
+        ({"move": "CA"}, 400, "illegal move", "illegal_move"),  # a card during the auction
+        ({"move": "grand"}, 400, "illegal move", "illegal_move"),
+        ({"move": "banana"}, 400, "unknown move", "illegal_move"),
+        ({"move": 500}, 400, "not a move id", "illegal_move"),
+        ({"move": True}, 400, "must be a move name", "bad_move_field"),
+        ({"move": 96.0}, 400, "must be a move name", "bad_move_field"),
+        ({"move": None}, 400, "must be a move name", "bad_move_field"),
+        ({"move": ["pass"]}, 400, "must be a move name", "bad_move_field"),
+        ({}, 400, "'move'", "bad_move_field"),
+        ({"move": "pass", "moves_played": 7}, 409, "stale", "stale"),
+        ({"move": "pass", "moves_played": "x"}, 400, "moves_played", "bad_field"),
     ],
 )
 def test_bad_moves_leave_the_game_unchanged(
-    client: TestClient, body: dict, status: int, words: str
+    client: TestClient, body: dict, status: int, words: str, code: str
 ) -> None:
+    """Each refusal says what was wrong in English and as a code the page translates."""
     answer = human_turn(client)
     gid = answer["game_id"]
     before = client.get(f"/api/games/{gid}").json()["state"]
     r = client.post(f"/api/games/{gid}/moves", json=body)
     assert r.status_code == status
-    assert words in r.json()["error"]
+    assert words in r.json()["error"] and r.json()["code"] == code
     assert client.get(f"/api/games/{gid}").json()["state"] == before
 
 
@@ -222,7 +223,7 @@ def test_evicted_game_gets_a_clear_answer() -> None:
     assert client.get(f"/api/games/{first}").status_code == 200
     r = client.post(f"/api/games/{second}/moves", json={"move": "pass"})
     assert r.status_code == 410
-    assert "expired" in r.json()["error"]
+    assert "expired" in r.json()["error"] and r.json()["code"] == "game_expired"
 
 
 def test_two_tabs_play_independently(client: TestClient) -> None:

@@ -125,7 +125,11 @@ def test_an_unexpected_error_is_json(client: TestClient, monkeypatch) -> None:
 
     monkeypatch.setattr(SkatServer, "record_list", boom)
     r = TestClient(client.app, raise_server_exceptions=False).get("/api/records")
-    assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError"}
+    assert r.status_code == 500 and r.json() == {
+        "error": "internal error: RuntimeError",
+        "code": "internal",
+        "params": {},
+    }
 
 
 def test_uploads_are_bounded_by_a_byte_budget() -> None:

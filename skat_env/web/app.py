@@ -112,9 +112,11 @@ class LRU:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key][0]
+            code = "game" if what == "game" else "upload"
             if key in self._evicted:
-                raise ApiError(410, f"{what} {key!r} has expired (the server keeps {self.kept})")
-        raise ApiError(404, f"unknown {what} {key!r}")
+                msg = f"{what} {key!r} has expired (the server keeps {self.kept})"
+                raise ApiError(410, msg, f"{code}_expired")
+        raise ApiError(404, f"unknown {what} {key!r}", f"{code}_unknown")
 
     def __len__(self) -> int:
         return len(self._items)
@@ -150,10 +152,11 @@ class SkatServer:
     def new_game(self, body: dict[str, Any]) -> dict[str, Any]:
         opponents = body.get("opponents", self.opponents)
         if not _is_list_of(opponents, str, 2):
-            raise ApiError(400, "'opponents' must be a list of two agent specs")
+            raise ApiError(400, "'opponents' must be a list of two agent specs", "bad_opponents")
         for spec in opponents:
             if spec not in self.allowed:
-                raise ApiError(400, f"agent {spec!r} is not offered; choose from {self.allowed}")
+                msg = f"agent {spec!r} is not offered; choose from {self.allowed}"
+                raise ApiError(400, msg, "agent_not_offered", agent=spec)
         run = _bool_field(body, "run_agents", True)
         rnd = _int_field(body, "round", 0, 10**9, None)
         if rnd is None:  # the first game of a page: a random first dealer
@@ -187,25 +190,28 @@ class SkatServer:
     def human_move(self, gid: str, body: dict[str, Any]) -> dict[str, Any]:
         table: Table = self.tables.get(gid, "game")
         if "move" not in body:
-            raise ApiError(400, "the body must hold 'move': a move name ('CJ', '18', 'hold') or id")
+            msg = "the body must hold 'move': a move name ('CJ', '18', 'hold') or id"
+            raise ApiError(400, msg, "bad_move_field")
         move = body["move"]
         if isinstance(move, bool) or not isinstance(move, (str, int)):
             raise ApiError(
                 400,
                 f"'move' must be a move name (string) or a move id (integer 0..{NUM_MOVES - 1}), "
                 f"got {json.dumps(move)}",
+                "bad_move_field",
             )
         run = _bool_field(body, "run_agents", True)
         with table.lock:
             game = table.game
             _check_turn(table, body)
             if game.to_act != table.seat:
-                raise ApiError(409, f"it is not your turn (player_{game.to_act} is to act)")
+                msg = f"it is not your turn (player_{game.to_act} is to act)"
+                raise ApiError(409, msg, "not_your_turn")
             phase = game.phase
             try:
                 game.play(move) if isinstance(move, str) else game.step(move)
             except IllegalMoveError as e:
-                raise ApiError(400, f"illegal move: {e}") from None
+                raise ApiError(400, f"illegal move: {e}", "illegal_move", move=str(move)) from None
             moved = game.history[-1][1]
             events = [self._event(table, phase, table.seat, moved)]
             events += self._run_agents(table) if run else []
@@ -217,7 +223,7 @@ class SkatServer:
         with table.lock:
             _check_turn(table, body)
             if table.game.to_act == table.seat:
-                raise ApiError(409, "it is your turn, not an agent's")
+                raise ApiError(409, "it is your turn, not an agent's", "your_turn")
             return self._answer(table, self._run_agents(table, 1))
 
     def record(self, gid: str) -> str:
@@ -225,7 +231,7 @@ class SkatServer:
         with table.lock:
             if not table.game.is_over:
                 msg = "the record holds every card: it is available once the game is over"
-                raise ApiError(409, msg)
+                raise ApiError(409, msg, "record_not_over")
             return dumps(table.game) + "\n"
 
     def _run_agents(self, table: Table, limit: int = 1000) -> list[dict[str, Any]]:
@@ -243,7 +249,8 @@ class SkatServer:
                 game.step(move)
             except IllegalMoveError as e:
                 who = table.names[seat]
-                raise ApiError(500, f"agent {who!r} made an illegal move: {e}") from None
+                msg = f"agent {who!r} made an illegal move: {e}"
+                raise ApiError(500, msg, "agent_illegal", seat=seat) from None
             events.append(self._event(table, phase, seat, move) | {"think_ms": think_ms})
         if game.is_over:
             for seat, agent in table.agents.items():
@@ -282,15 +289,17 @@ class SkatServer:
     def upload(self, body: dict[str, Any]) -> dict[str, Any]:
         text = body.get("text")
         if not isinstance(text, str):
-            raise ApiError(400, "the body must hold 'text': the content of a record file")
+            msg = "the body must hold 'text': the content of a record file"
+            raise ApiError(400, msg, "bad_upload")
         if len(text) > MAX_UPLOAD_TEXT:
-            raise ApiError(413, f"record file too large (at most {MAX_UPLOAD_TEXT:,} characters)")
+            msg = f"record file too large (at most {MAX_UPLOAD_TEXT:,} characters)"
+            raise ApiError(413, msg, "upload_too_large", limit=MAX_UPLOAD_TEXT)
         name = body.get("name", "upload")
         name = name if isinstance(name, str) and name else "upload"
         try:
             records, notes = parse_records(text, name[:200])
         except RecordFileError as e:
-            raise ApiError(400, str(e)) from None
+            raise ApiError(400, str(e), "record_file", file=name[:200]) from None
         uid = "u" + secrets.token_hex(6)
         self.uploads.put(uid, records, len(text))
         return {
@@ -305,7 +314,8 @@ class SkatServer:
         k = steps if step in (None, "", "end") else _parse_int("step", step, 0, steps)
         view = view or "all"
         if view not in ("all", "0", "1", "2"):
-            raise ApiError(400, f"'view' must be 'all', '0', '1' or '2' (a seat), got {view!r}")
+            msg = f"'view' must be 'all', '0', '1' or '2' (a seat), got {view!r}"
+            raise ApiError(400, msg, "bad_view")
         viewer = None if view == "all" else int(view)
         game = rec.at_step(k)
         upcoming = None
@@ -327,10 +337,10 @@ class SkatServer:
             return self.preloaded[rid]
         uid, _, index = rid.partition(".")
         if not uid.startswith("u") or not index.isdigit():
-            raise ApiError(404, f"unknown record {rid!r}")
+            raise ApiError(404, f"unknown record {rid!r}", "record_unknown")
         records = self.uploads.get(uid, "uploaded record file")
         if int(index) >= len(records):
-            raise ApiError(404, f"unknown record {rid!r}")
+            raise ApiError(404, f"unknown record {rid!r}", "record_unknown")
         return records[int(index)]
 
 
@@ -350,7 +360,7 @@ def _make(spec: str, seed: int) -> Agent:
     try:
         return make_agent(spec, seed=seed)
     except (AgentSpecError, ImportError) as e:
-        raise ApiError(400, str(e)) from None
+        raise ApiError(400, str(e), "bad_opponents") from None
 
 
 def _is_list_of(value: Any, kind: type, n: int) -> bool:
@@ -366,15 +376,19 @@ def _check_turn(table: Table, body: dict[str, Any]) -> None:
             409,
             f"stale request: the game has {len(game.history)} moves, the request "
             f"expected {expected}; reload the game",
+            "stale",
+            have=len(game.history),
+            expected=expected,
         )
     if game.is_over:
-        raise ApiError(409, "the game is over; start a new game")
+        raise ApiError(409, "the game is over; start a new game", "game_over")
 
 
 def _bool_field(body: dict[str, Any], name: str, default: bool) -> bool:
     value = body.get(name, default)
     if not isinstance(value, bool):
-        raise ApiError(400, f"'{name}' must be true or false, got {json.dumps(value)}")
+        msg = f"'{name}' must be true or false, got {json.dumps(value)}"
+        raise ApiError(400, msg, "bad_field", name=name)
     return value
 
 
@@ -383,7 +397,8 @@ def _int_field(body: dict[str, Any], name: str, lo: int, hi: int, default: int |
         return default
     value = body[name]
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {json.dumps(value)}")
+        msg = f"'{name}' must be an integer {lo}..{hi}, got {json.dumps(value)}"
+        raise ApiError(400, msg, "bad_field", name=name)
     return value
 
 
@@ -391,9 +406,10 @@ def _parse_int(name: str, text: str, lo: int, hi: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {text!r}") from None
+        msg = f"'{name}' must be an integer {lo}..{hi}, got {text!r}"
+        raise ApiError(400, msg, "bad_step") from None
     if not lo <= value <= hi:
-        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {value}")
+        raise ApiError(400, f"'{name}' must be an integer {lo}..{hi}, got {value}", "bad_step")
     return value
 
 
@@ -439,7 +455,7 @@ def _parse(raw: bytes) -> dict[str, Any]:
         return {}
     data = loads(decode_utf8(raw, "the request body"), "the JSON body")
     if not isinstance(data, dict):
-        raise ApiError(400, "the JSON body must be an object")
+        raise ApiError(400, "the JSON body must be an object", "bad_json")
     return data
 
 
@@ -452,19 +468,23 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        code = "not_found" if exc.status_code == 404 else "bad_request"
+        body = {"error": str(exc.detail), "code": code, "params": {}}
+        return JSONResponse(body, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+        body = {"error": f"internal error: {type(exc).__name__}", "code": "internal", "params": {}}
+        return JSONResponse(body, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": f"bad request: {exc.errors()}"}, status_code=400)
+        body = {"error": f"bad request: {exc.errors()}", "code": "bad_request", "params": {}}
+        return JSONResponse(body, status_code=400)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -20,13 +20,33 @@ MAX_JSON_DEPTH = 16  # our bodies are 2 deep; records 3
 UPLOAD_PATH = "/api/records"
 
 
-class ApiError(ValueError):
-    """A request the server refuses: HTTP status and a message for the page."""
+# What a refusal can say: the page shows ``err.<code>`` of its language (``params`` fill
+# the text); ``message`` is the same in English, for other clients and the logs.
+ERROR_CODES = frozenset(
+    """bad_request bad_json bad_field bad_move_field bad_opponents agent_not_offered
+    bad_view bad_step bad_upload not_utf8 too_large upload_too_large record_file
+    game_unknown game_expired upload_unknown upload_expired record_unknown stale
+    not_your_turn your_turn game_over record_not_over illegal_move agent_illegal
+    not_found internal""".split()
+)
 
-    def __init__(self, status: int, message: str):
+
+class ApiError(ValueError):
+    """A request the server refuses: HTTP status, a message, and a code with parameters
+    that the page translates."""
+
+    def __init__(self, status: int, message: str, code: str = "bad_request", **params: str | int):
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.params = params
+
+    def body(self) -> dict:
+        """The JSON answer."""
+        return {"error": self.message, "code": self.code, "params": self.params}
 
 
 def body_limit(method: str, path: str) -> int:
@@ -37,7 +57,8 @@ def body_limit(method: str, path: str) -> int:
 
 
 def too_large(limit: int) -> ApiError:
-    return ApiError(413, f"request body too large: at most {limit:,} bytes on this route")
+    msg = f"request body too large: at most {limit:,} bytes on this route"
+    return ApiError(413, msg, "too_large", limit=limit)
 
 
 def decode_utf8(raw: bytes, what: str) -> str:
@@ -51,6 +72,8 @@ def decode_utf8(raw: bytes, what: str) -> str:
             400,
             f"{what} is not UTF-8 text: byte 0x{bad} at offset {e.start} (line {line}) "
             f"is not valid UTF-8; save the file as UTF-8",
+            "not_utf8",
+            line=line,
         ) from None
 
 
@@ -73,14 +96,15 @@ def loads(text: str, what: str = "the JSON body") -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ApiError(400, f"malformed JSON in {what}: {e}") from None
+        raise ApiError(400, f"malformed JSON in {what}: {e}", "bad_json") from None
     except RecursionError:
         data = None
         deep = True
     else:
         deep = depth(data) > MAX_JSON_DEPTH
     if deep:
-        raise ApiError(400, f"{what} is nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+        msg = f"{what} is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+        raise ApiError(400, msg, "bad_json")
     return data
 
 
@@ -119,7 +143,7 @@ class BodyLimit:
 
 
 async def _send_error(send: Callable, err: ApiError) -> None:
-    body = json.dumps({"error": err.message}).encode()
+    body = json.dumps(err.body()).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": err.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -133,6 +157,7 @@ __all__ = [
     "UPLOAD_BUDGET_BYTES",
     "BodyLimit",
     "ApiError",
+    "ERROR_CODES",
     "body_limit",
     "decode_utf8",
     "depth",

@@ -141,8 +141,11 @@ function contractText(name) {
   return name ? name.split(" ").map(gameWord).join(" ") : "";
 }
 
-function agentName(spec) {
-  return I18N[lang][`agent.${spec}`] !== undefined ? t(`agent.${spec}`) : spec;
+function agentName(spec, twin = "") {
+  // "Computer (search)", "Computer A (search)" for one of two alike; a spec the page
+  // has no words for is shown as the operator wrote it.
+  const kind = I18N[lang][`kind.${spec}`] !== undefined ? t(`kind.${spec}`) : spec;
+  return twin ? t("agent.twin", { kind, x: twin }) : t("agent.name", { kind });
 }
 
 function recordName(name) {
@@ -226,6 +229,8 @@ async function api(method, url, body) {
   if (!r.ok) {
     const err = new Error(data.error || r.statusText);
     err.status = r.status;
+    err.code = data.code;
+    err.params = data.params || {};
     throw err;
   }
   return data;
@@ -245,7 +250,7 @@ function playContext() {
     const spec = play.agents[s];
     if (spec === null) return t("you");
     const twin = play.agents.filter((a) => a === spec).length > 1;
-    return twin ? `${agentName(spec)} (${"AB"[play.players[s] - 1]})` : agentName(spec);
+    return agentName(spec, twin ? "AB"[play.players[s] - 1] : "");
   });
   return { names, you: play.seat };
 }
@@ -479,8 +484,16 @@ function status(content, error = false) {
   s.classList.toggle("error", error);
 }
 
+function errorText(e) {
+  // The server's refusal in the page's language (its code and parameters); the English
+  // message only where the server could not be reached at all.
+  if (!e.status) return t("st.offline", { msg: e.message });
+  const key = `err.${e.code}`;
+  return t("st.server", { msg: I18N[lang][key] !== undefined ? t(key, e.params) : t("err.other", { status: e.status }) });
+}
+
 function serverError(e) {
-  status(e.status ? t("st.server", { msg: e.message }) : t("st.offline", { msg: e.message }), true);
+  status(errorText(e), true);
 }
 
 function renderPlay(opts = {}) {
@@ -794,7 +807,7 @@ function renderScores() {
     return;
   }
   const specs = scores[scores.length - 1].specs;
-  const names = specs.map((s, p) => (s === null ? t("you") : specs[1] === specs[2] ? `${agentName(s)} (${"AB"[p - 1]})` : agentName(s)));
+  const names = specs.map((s, p) => (s === null ? t("you") : agentName(s, specs[1] === specs[2] ? "AB"[p - 1] : "")));
   const table = el("table");
   const head = el("tr");
   [t("sc.num"), t("sc.game"), ...names].forEach((h) => head.appendChild(el("th", "", h)));
@@ -970,7 +983,7 @@ async function upload(file) {
       (resp.notes.length ? `; ${t("upload.skipped", { n: resp.notes.length })}` : "");
     selectRecord(resp.records[0].id);
   } catch (e) {
-    msg.textContent = t("st.server", { msg: e.message });
+    msg.textContent = errorText(e);
   }
 }
 
@@ -1021,6 +1034,7 @@ function resetLook() {
 function setMode(m) {
   mode = m;
   document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("active", x.dataset.mode === m));
+  showGuide();
   $("rules").classList.toggle("hidden", m !== "rules");
   $("table-area").classList.toggle("hidden", m === "rules");
   $("sidebar").classList.toggle("hidden", m === "rules");
@@ -1041,6 +1055,11 @@ function setMode(m) {
       status(t("st.choose"));
     }
   }
+}
+
+function showGuide() {
+  // The first-game guide: in the Play tab until the player dismisses it (Help shows it again).
+  $("guide").classList.toggle("hidden", mode !== "play" || localStorage.getItem("skat-guide") === "done");
 }
 
 function applyStatic() {
@@ -1084,7 +1103,16 @@ async function init() {
     pace = Number(e.target.value);
     localStorage.setItem("skat-pace", String(pace));
   });
-  document.querySelectorAll(".tab").forEach((x) => x.addEventListener("click", () => setMode(x.dataset.mode)));
+  document.querySelectorAll(".tab[data-mode]").forEach((x) => x.addEventListener("click", () => setMode(x.dataset.mode)));
+  $("guide-close").addEventListener("click", () => {
+    localStorage.setItem("skat-guide", "done");
+    showGuide();
+  });
+  $("help").addEventListener("click", () => {
+    localStorage.removeItem("skat-guide");
+    setMode("play");
+    $("guide").scrollIntoView({ block: "nearest" });
+  });
   $("new-game").addEventListener("click", newGame);
   for (const k of Object.keys(LOOK)) $(`look-${k}`).addEventListener("input", applyLook);
   $("look-reset").addEventListener("click", resetLook);
