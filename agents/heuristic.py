@@ -64,7 +64,7 @@ import numpy as np
 from skat_env.core.cards import CARD_POINTS, FULL_DECK
 from skat_env.core.game import BIDDING, DECLARE, DISCARD, PLAY, SKAT
 from skat_env.core.moves import CARD_MOVES, FIRST_BID, HOLD
-from skat_env.core.tables import BID_VALUES, EFFECTIVE_SUIT_MASK
+from skat_env.core.tables import BID_VALUES
 from skat_env.encoding.view import PlayerView
 
 from . import heuristic_rules as rules
@@ -74,12 +74,12 @@ from .heuristic_rules import PARAMS, TABLES
 
 def suit_strength(hand: int, game: int) -> tuple[float, int]:
     """(strength, trump count) of a hand for suit game ``game`` (0..3)."""
-    return rules.suit_strength(EFFECTIVE_SUIT_MASK, hand, game)
+    return rules.suit_strength(TABLES[rules.ESM], hand, game)
 
 
 def grand_strength(hand: int, forehand: bool) -> tuple[float, int]:
     """(strength, jack count) of a hand for grand."""
-    return rules.grand_strength(EFFECTIVE_SUIT_MASK, hand, forehand)
+    return rules.grand_strength(TABLES[rules.ESM], hand, forehand)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -127,7 +127,8 @@ def plan_pickup(cards: int, bid: int, forehand: bool) -> tuple[int, int]:
 
 
 def choose_declaration(view: PlayerView, legal: int, forehand: bool) -> int:
-    """The declaration move (``legal``: the legal declarations as move bits)."""
+    """The declaration move: after pickup the best-scoring contract for the final ten cards,
+    in a hand game the estimate's contract (``legal``: the legal moves as bits)."""
     contracts = legal >> rules.FIRST_CONTRACT
     return rules.declaration(
         TABLES, PARAMS, view.hand, view.discarded, view.bid, forehand, view.hand_game, contracts
@@ -173,8 +174,8 @@ class HeuristicAgent(ViewAgent):
         self.name = "heuristic" if margin == 0 else f"heuristic:margin={margin:g}"
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The moves of :meth:`act_view` for every row, decided in one compiled loop (row
-        by row without numba)."""
+        """The moves of :meth:`act_view` for every row, decided in one compiled loop (a
+        Python loop without numba)."""
         from .heuristic_batched import decide_batch
 
         return decide_batch(obs, masks, self.margin)
