@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .tables import EFFECTIVE_SUIT, FOLLOW_MASK, STRENGTH, TRUMP
 
 
@@ -38,7 +40,7 @@ _BEATEN = tuple(
 )
 
 
-def trick_winner(game: int, cards: tuple[int, ...] | list[int]) -> int:
+def trick_winner(game: int, cards: Sequence[int]) -> int:
     """Position (0, 1 or 2) within ``cards`` (in play order) of the winning card."""
     beaten = _BEATEN[game]
     win = 0

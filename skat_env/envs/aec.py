@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.game import DONE, Game, IllegalMoveError, Result, random_deal
+from ..core.game import Game, IllegalMoveError, Result, random_deal
 from ..core.moves import MOVE_NAMES, NUM_MOVES, move_id
 from ..core.rewards import REWARD_MODES, check_illegal, rewards_of
 from ..core.validation import (
@@ -56,9 +57,10 @@ def check_reward_scale(reward_scale: Any) -> float:
     return scale
 
 
-def _generator_at(state: dict[str, Any]) -> np.random.Generator:
+def _generator_at(state: Mapping[str, Any] | None) -> np.random.Generator:
     """A new generator in a saved ``bit_generator.state`` (its seeding costs ~25 us, so
     clones keep the state and build the generator only when they deal)."""
+    assert state is not None  # an env holds either a generator or a clone's state
     bit_generator = getattr(np.random, state["bit_generator"])()
     bit_generator.state = state
     return np.random.Generator(bit_generator)
@@ -120,7 +122,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(NUM_MOVES) for a in AGENTS}
         self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
         self._rng: np.random.Generator | None = np.random.default_rng()
-        self._rng_state: dict[str, Any] | None = None  # a clone's generator, not yet built
+        self._rng_state: Mapping[str, Any] | None = None  # a clone's generator, not yet built
         self._dealer = (FIRST_DEALER - 1) % 3  # the dealer of the previous deal
         self.game: Game | None = None
         self._tracker = ObservationTracker(self._history)
@@ -133,7 +135,7 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     # --- episode ---
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game. ``seed`` reseeds the card shuffle; the dealer moves one seat
         clockwise at each reset unless ``options={"dealer": k}``; ``options={"deal": ...}``
         fixes the 32 cards (forehand 10, middlehand 10, rearhand 10, skat 2); an option set to
@@ -156,11 +158,11 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[game.to_act]
 
     @staticmethod
-    def _check_options(options: dict | None) -> tuple[int | None, Any]:
+    def _check_options(options: dict[str, Any] | None) -> tuple[int | None, Any]:
         """``(dealer, deal)`` from the reset options (``None`` where not given)."""
         if options is None:
             return None, None
@@ -198,7 +200,7 @@ class raw_env(AECEnv):
             return
         self._tracker.moved(seat, action, phase)
         self._cumulative_rewards[agent] = 0.0
-        if game.phase == DONE:
+        if game.result is not None:  # the game is over
             self._finish(game.result)
         else:
             self.agent_selection = AGENTS[game.to_act]
@@ -234,7 +236,7 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(AGENTS, True)
         self._accumulate_rewards()
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, in one frame; before reset() it says "call reset() first"."""
         try:
             agent = self.agent_selection

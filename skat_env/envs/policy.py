@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -113,7 +113,7 @@ def as_policy(policy: Any) -> Policy:
     """``policy`` as a :class:`Policy`: objects with ``act`` as they are, plain callables
     wrapped; anything else is refused."""
     if callable(getattr(policy, "act", None)):
-        return policy
+        return cast(Policy, policy)
     if callable(policy):
         return FunctionPolicy(policy)
     raise TypeError(
@@ -145,11 +145,11 @@ def batched(policy: Any) -> BatchedPolicy:
     what :class:`~.vector_env.SkatVectorEnv` documents) and returned as it is."""
     act_batch = getattr(policy, "act_batch", None)
     if callable(act_batch):
-        return act_batch
+        return cast(BatchedPolicy, act_batch)
     if callable(getattr(policy, "act", None)):
         return _RowLoop(policy)
     if callable(policy):
-        return policy
+        return cast(BatchedPolicy, policy)
     raise TypeError(f"a policy is an object with .act(observation) or .act_batch(obs, masks), "
                     f"or a batched function fn(obs, masks) -> moves, got {policy!r}")  # fmt: skip
 
@@ -179,7 +179,7 @@ def notify_game_over(policy: Any, game: Game, seat: int) -> None:
         policy.game_over(LazyObservation(game, seat))
 
 
-class LazyObservation(Mapping):
+class LazyObservation(Mapping[str, np.ndarray]):
     """The observation dict of :func:`skat_env.encoding.observation.observe`, each entry computed on
     first access (an agent that only reads the mask does not pay for the encoding)."""
 
@@ -187,7 +187,8 @@ class LazyObservation(Mapping):
     KEYS = ("observation", "action_mask")
 
     def __init__(self, game: Game, seat: int):
-        self._game, self._seat, self._cache = game, seat, {}
+        self._game, self._seat = game, seat
+        self._cache: dict[str, np.ndarray] = {}
 
     def __getitem__(self, key: str) -> np.ndarray:
         if key not in self._cache:
@@ -237,7 +238,7 @@ class RandomPolicy(BasePolicy):
             self._rng.seed(seed)
             self._np_seed, self._np_rng = seed, None
 
-    def __deepcopy__(self, memo: dict) -> RandomPolicy:
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomPolicy:
         """Copy the generators' states directly: tournaments copy a random seat per game, and
         the generic deep copy of two generators cost more than the game itself."""
         new = copy.copy(self)
@@ -245,7 +246,8 @@ class RandomPolicy(BasePolicy):
         new._rng.setstate(self._rng.getstate())
         if self._np_rng is not None:
             bits = np.random.PCG64(0)
-            bits.state = self._np_rng.bit_generator.state
+            state: Any = self._np_rng.bit_generator.state  # a PCG64 state dict
+            bits.state = state
             new._np_rng = np.random.Generator(bits)
         return new
 
@@ -260,7 +262,8 @@ class RandomPolicy(BasePolicy):
         if self._np_rng is None:
             self._np_rng = np.random.default_rng(self._np_seed)
         u = self._np_rng.random(masks.shape) * masks  # argmax of uniform draws over the legal
-        return u.argmax(1)
+        moves: np.ndarray = u.argmax(1)
+        return moves
 
 
 __all__ = [

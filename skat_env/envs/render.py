@@ -148,6 +148,7 @@ def describe_result(r: Result, labels: Sequence[str] = ()) -> str:
     schwarz, value with matadors, overbid, list and Seeger-Fabian score."""
     if r.passed_in:
         return "all passed: the deal is thrown in"
+    assert r.declarer is not None and r.contract is not None  # a played game
     who = f"player_{r.declarer}" + (f" ({labels[r.declarer]})" if labels else "")
     verdict = "won" if r.won else "lost"
     lines = [
@@ -175,7 +176,7 @@ def describe_result(r: Result, labels: Sequence[str] = ()) -> str:
 
 def _levels(r: Result) -> list[str]:
     """The multiplier's parts by name, read off the result (matadors count their number)."""
-    words = set(r.contract.split())
+    words = set((r.contract or "").split())
     schneider_said, schwarz_said = (
         bool(words & {"schneider", "schwarz", "ouvert"}),
         bool(words & {"schwarz", "ouvert"}),
@@ -205,7 +206,7 @@ def _value_text(r: Result, base: int) -> str:
 
 
 def _announced(r: Result, *words: str) -> str:
-    return " (announced)" if set(words) & set(r.contract.split()) else ""
+    return " (announced)" if set(words) & set((r.contract or "").split()) else ""
 
 
 def _schneider_text(r: Result) -> str:

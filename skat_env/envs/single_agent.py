@@ -68,7 +68,7 @@ class FixedOpponents:
     def __init__(self, pair: Sequence[PolicyLike]):
         if not _is_pair(pair):
             raise ValueError(f"give two opponent policies, got {pair!r}")
-        self.pair = tuple(as_policy(p) for p in pair)
+        self.pair = (as_policy(pair[0]), as_policy(pair[1]))
 
     def __call__(self, rng: np.random.Generator) -> tuple[Policy, Policy]:
         return self.pair
@@ -147,7 +147,7 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise RuntimeError("the game ended before the learner's first turn")
         return self._observe(), {"seat": self.seat}
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None or self._ended:
             raise RuntimeError("step() called without reset() or after the episode ended")
@@ -168,6 +168,7 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if not game.is_over:
             return obs, 0.0, False, False, {"seat": self.seat}
         self._ended = True
+        assert game.result is not None  # the game is over
         reward = rewards_of(game.result, self.reward_mode)[self.seat] * self.reward_scale
         info = {"seat": self.seat, "result": game.result.to_dict()}
         return obs, float(reward), True, False, info
@@ -191,22 +192,25 @@ class SkatSingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         pair = self.opponents(rng)
         if not _is_pair(pair):
             raise ValueError(f"the opponent sampler must return two policies, got {pair!r}")
-        pair = [as_policy(p) for p in pair]
-        for policy in pair:
+        policies = [as_policy(p) for p in pair]
+        for policy in policies:
             reset_policy(policy, int(rng.integers(2**31)))
-        return {nxt: pair[0], prev: pair[1]}
+        return {nxt: policies[0], prev: policies[1]}
 
     def _advance(self) -> None:
         """Play the opponents' moves until the learner is to act or the game is over."""
         game = self.game
+        assert game is not None  # reset() dealt it
         while not game.is_over and game.to_act != self.seat:
             seat = game.to_act
             game.step(decide(self._policies[seat], game, seat))
 
     def _observe(self) -> np.ndarray:
+        assert self.game is not None  # reset() dealt it
         obs = observe(self.game, self.seat)
         self._mask = np.asarray(obs["action_mask"], np.int8).copy()
-        return np.asarray(obs["observation"], np.float32).copy()
+        observation: np.ndarray = np.asarray(obs["observation"], np.float32).copy()
+        return observation
 
 
 __all__ = ["FixedOpponents", "RandomOpponents", "SkatSingleAgentEnv"]

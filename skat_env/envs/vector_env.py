@@ -113,7 +113,9 @@ class SkatVectorEnv(VectorEnv):
         self._policies: list[BatchedPolicy] = []
 
     # --- Gymnasium API ---
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """New games in every slot (``options``: none are known; anything else is refused)."""
         check_options(options, ())
         if check_seed(seed) is not None:
@@ -124,7 +126,7 @@ class SkatVectorEnv(VectorEnv):
             illegal_reward=self.illegal_reward,
         )  # fmt: skip
         self._policies = [
-            random_policy(int(self._rng.integers(2**63))) if p == "random" else p
+            random_policy(int(self._rng.integers(2**63))) if isinstance(p, str) else p
             for p in self._pool_spec.values()
         ]
         self._new_games(np.arange(self.num_envs))
@@ -133,7 +135,9 @@ class SkatVectorEnv(VectorEnv):
         self._advance(rewards, done)
         return self.state.obs.copy(), {}
 
-    def step(self, actions):
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         s = self.state
         if s is None:
             raise RuntimeError("step() before reset()")
@@ -154,7 +158,8 @@ class SkatVectorEnv(VectorEnv):
         """Legal moves of the learner in each game, bool ``[num_envs, 121]``."""
         if self.state is None:
             raise RuntimeError("action_masks() before reset()")
-        return self.state.legal_mask.astype(bool)
+        masks: np.ndarray = self.state.legal_mask.astype(bool)
+        return masks
 
     def clone(self) -> SkatVectorEnv:
         """An independent copy in the same position (``copy.deepcopy``: state, generators and
@@ -180,7 +185,8 @@ class SkatVectorEnv(VectorEnv):
         if bad or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"weights must be {n} finite non-negative numbers, not all 0, "
                              f"got {weights!r}")  # fmt: skip
-        return w / w.sum()
+        normalised: np.ndarray = w / w.sum()
+        return normalised
 
     # --- internals ---
     def _new_games(self, idx: np.ndarray) -> None:
@@ -193,6 +199,7 @@ class SkatVectorEnv(VectorEnv):
     def _collect(self, rewards: np.ndarray, done: np.ndarray) -> None:
         """Book the learner's reward of the games that just ended; start their next games."""
         s = self.state
+        assert s is not None  # reset() made it
         ended = np.flatnonzero(s.terminated)
         if len(ended):
             seat_rewards = s.rewards[ended]
@@ -208,6 +215,7 @@ class SkatVectorEnv(VectorEnv):
     def _advance(self, rewards: np.ndarray, done: np.ndarray) -> None:
         """Play the opponents (batched per policy) until the learner is to act everywhere."""
         s = self.state
+        assert s is not None  # reset() made it
         actions = np.zeros(self.num_envs, np.int64)
         while True:
             waiting = s.to_act != self.seats
@@ -230,11 +238,12 @@ def _batched(name: str, policy: Any) -> BatchedPolicy:
                         f"policy(obs, mask) -> actions, got {policy!r}") from None  # fmt: skip
 
 
-def sb3_vec_env(num_envs: int, **kwargs: Any):
+def sb3_vec_env(num_envs: int, **kwargs: Any) -> Any:
     """The same env as a Stable-Baselines3 ``VecEnv`` (for ``MaskablePPO``: masks through
     ``env_method("action_masks")``). Keyword arguments go to :class:`SkatVectorEnv`; reset
     with ``env.seed(n)`` before ``reset()`` for reproducible deals."""
     from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
     class Sb3SkatVecEnv(VecEnv):
         def __init__(self, env: SkatVectorEnv):
@@ -255,7 +264,8 @@ def sb3_vec_env(num_envs: int, **kwargs: Any):
         def step_async(self, actions: np.ndarray) -> None:
             self._actions = np.asarray(actions)
 
-        def step_wait(self):
+        def step_wait(self) -> VecEnvStepReturn:
+            assert self._actions is not None  # step_async() came first
             obs, rew, term, _, info = self.env.step(self._actions)
             keys = ("result_score", "opponent", "outcome")
             infos = [
@@ -266,24 +276,30 @@ def sb3_vec_env(num_envs: int, **kwargs: Any):
         def close(self) -> None:
             pass
 
-        def _targets(self, indices) -> list[int]:
+        def _targets(self, indices: VecEnvIndices) -> list[int]:
             return list(self._get_indices(indices))
 
-        def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
             value = getattr(self.env, attr_name)
             return [value for _ in self._targets(indices)]
 
-        def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
             setattr(self.env, attr_name, value)
 
-        def env_method(self, method_name: str, *args, indices=None, **kwargs) -> list[Any]:
+        def env_method(
+            self, method_name: str, *args: Any, indices: VecEnvIndices = None, **kwargs: Any
+        ) -> list[Any]:
             if method_name == "action_masks":
                 masks = self.env.action_masks()
                 return [masks[i] for i in self._targets(indices)]
             result = getattr(self.env, method_name)(*args, **kwargs)
             return [result for _ in self._targets(indices)]
 
-        def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        def env_is_wrapped(
+            self,
+            wrapper_class: type[gym.Wrapper[Any, Any, Any, Any]],
+            indices: VecEnvIndices = None,
+        ) -> list[bool]:
             return [False for _ in self._targets(indices)]
 
     return Sb3SkatVecEnv(SkatVectorEnv(num_envs, **kwargs))

@@ -51,7 +51,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self._raw = env.unwrapped
         super().__init__(env)
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.env.reset(seed=seed, options=options)  # raises before changing anything
         self._has_reset = True
         self._has_updated = True
@@ -63,10 +63,11 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             raise RuntimeError(_NO_RESET)
         super().step(action)
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise RuntimeError(_NO_RESET)
-        return super().last(observe)
+        out: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return out
 
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
