@@ -215,3 +215,15 @@ def test_an_unreachable_cluster_is_one_clear_error():
         message = "a Ray cluster needs Ray: pip install 'skat-env[cluster]'"
     with pytest.raises(PanelError, match=re.escape(message)):
         run_panel("random", TINY, ("random",), address="127.0.0.1:1")
+
+
+def test_cli_leaderboard_ranks_each_player_and_writes_one_json(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("skat_env.cli.bench.LEADERBOARD", ("random", "heuristic"))
+    args = ["--leaderboard", "--only", "bold", "--deals-scale", "0.004", "--no-progress"]
+    assert main(args) == 0
+    (written,) = tmp_path.glob("results/leaderboard-*.json")
+    results = json.loads(written.read_text())
+    assert [r["policy"] for r in results["leaderboard"]] == ["heuristic", "random"]
+    assert [r["policy"] for r in results["runs"]] == ["random", "heuristic"]
+    assert "leaderboard" in capsys.readouterr().out
