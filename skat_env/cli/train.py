@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -151,7 +152,7 @@ class Init(NamedTuple):
     """The warm start of ``--init``: its kind and, for data/iss/model, the path."""
 
     kind: str
-    path: Path | None = None
+    path: Path = Path()  # unused by heuristic and none
 
 
 INIT_KINDS = {"heuristic": False, "none": False, "data": True, "iss": True, "model": True}
@@ -249,7 +250,7 @@ def net_arch(args: Args) -> list[int]:
     return sizes
 
 
-def prepare_run(args: Args, given: set[str]) -> tuple[Args, Path]:
+def prepare_run(args: Args, given: AbstractSet[str]) -> tuple[Args, Path]:
     """Create runs/<name>/ (or, on --resume, load its settings, overridden by the flags
     given now)."""
     run_dir = RUNS / args.name
@@ -301,8 +302,9 @@ def save_checkpoint(model: Any, run_dir: Path) -> Path:
 def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
-    if args.resume:
-        model = MaskablePPO.load(latest_checkpoint(run_dir), env=venv, device="cpu")
+    checkpoint = latest_checkpoint(run_dir)
+    if args.resume and checkpoint is not None:  # prepare_run checked that there is one
+        model = MaskablePPO.load(checkpoint, env=venv, device="cpu")
         model.set_random_seed(args.seed + model.num_timesteps)
         return model
     rollout = args.n_envs * args.n_steps
@@ -440,14 +442,19 @@ def make_env(args: Args, opponents: dict[str, float] | list[str], slots: Any) ->
     return pool_vec_env(pool.pool, args.n_envs, args.seed, **env_kwargs), pool
 
 
-def train(args: Args, given: set[str] = frozenset()) -> dict:
+def train(args: Args, given: AbstractSet[str] = frozenset()) -> dict:
     """Run (or resume) a training run; return the final evaluation rows and paths."""
     t0 = time.monotonic()
     validate(args)
     args, run_dir = prepare_run(args, given)
     opponents = validate(args)  # the resumed run's settings
     import torch
-    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, EveryNTimesteps
+    from stable_baselines3.common.callbacks import (
+        BaseCallback,
+        CallbackList,
+        CheckpointCallback,
+        EveryNTimesteps,
+    )
 
     from skat_env.cli.train_eval import DuplicateEvalCallback
     from skat_env.training import callbacks as cbs
@@ -490,7 +497,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
         if start < args.timesteps:
             mix = (
                 ", ".join(f"{k}:{v:.2f}" for k, v in opponents.items())
-                if pool is None
+                if isinstance(opponents, dict)
                 else f"pool {', '.join(pool.pool.names)} ({args.pool_priority})"
             )
             deadline = t0 + 60 * args.max_minutes if args.max_minutes else None
@@ -513,7 +520,7 @@ def train(args: Args, given: set[str] = frozenset()) -> dict:
             ]
             if args.eval_every:
                 evaluator.until = target
-                then = evaluator
+                then: BaseCallback = evaluator
                 if pool is not None:
                     then = CallbackList(
                         [evaluator, cbs.AfterEvalCallback(evaluator, pool, cbs.write)]

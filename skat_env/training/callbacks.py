@@ -182,7 +182,7 @@ class DeadlineCallback(BaseCallback):
         return False
 
     def _on_training_end(self) -> None:
-        if self.stopped:
+        if self.stopped and self.boundary is not None:
             self.model.num_timesteps = self.boundary
 
 

@@ -124,7 +124,7 @@ class OpponentPool:
         ]
         self._snapshots = [Member(f"self{k}", FrozenSlot(f"self{k}")) for k in range(snapshots)]
         self._best = Member(BEST, FrozenSlot(BEST)) if best else None
-        self.members += self._snapshots + ([self._best] if best else [])
+        self.members += self._snapshots + ([self._best] if self._best is not None else [])
         if not self.members:
             raise ValueError("the pool has no members (no policies, no snapshots, no best)")
         self.prioritise, self.horizon = prioritise, float(horizon)
@@ -168,7 +168,8 @@ class OpponentPool:
         share = f / f.sum() if f.sum() > 0 else uniform
         return (1 - self.explore) * share + self.explore * uniform
 
-    def record(self, opponents: Sequence[int], outcomes: Sequence[int]) -> None:
+    def record(self, opponents: Sequence[int] | np.ndarray,
+               outcomes: Sequence[int] | np.ndarray) -> None:  # fmt: skip
         """Book finished games: ``opponents[i]`` a member index, ``outcomes[i]`` +1 (the
         learner's side won), -1 (lost) or 0 (thrown in). Checked before anything changes."""
         opp = np.asarray(opponents)
