@@ -169,15 +169,15 @@ class Job:
 
 def play_job(policy: str | Agent, opponent: str, lineup: str, indices: Sequence[int],
              seed: int) -> tuple[list[dict], float]:  # fmt: skip
-    """The game records of one job and its seconds (the worker entry, Ray's included).
+    """The game records of one job and its CPU seconds (the worker entry, Ray's included).
     Each seat gets its own policy instance (a copy of an object), as spec strings do."""
     roles = LINEUPS[lineup]
     seats = [policy if r == "policy" else opponent for r in roles]
     if lineup == "pair" and not isinstance(policy, str):
         seats[1] = copy.deepcopy(policy)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     records = play_deals(seats, roles, indices, seed, duplicate=True)
-    return records, time.perf_counter() - t0
+    return records, time.process_time() - t0
 
 
 def make_jobs(opponents: Sequence[Opponent], workers: int) -> list[Job]:
@@ -337,7 +337,8 @@ def run_panel(
 
 def _play(jobs, policy, opponents, workers, address, progress) -> tuple[dict, dict]:
     """Every job's records by (opponent index, line-up), in deal order, and the timing:
-    wall seconds and each opponent's seconds summed over its jobs."""
+    wall seconds and each opponent's CPU seconds summed over its jobs (worker processes'
+    included, so a loaded machine does not inflate them)."""
     from tqdm import tqdm
 
     bar = tqdm(total=sum(j.games() for j in jobs), unit="game", desc="panel",
@@ -362,7 +363,7 @@ def _play(jobs, policy, opponents, workers, address, progress) -> tuple[dict, di
     }
     for job in sorted(parts, key=lambda j: (j.entry, j.lineup, j.start)):
         out[job.entry, job.lineup] += parts[job]
-    return out, {"seconds": time.perf_counter() - t0, "worker_seconds": seconds.tolist()}
+    return out, {"seconds": time.perf_counter() - t0, "cpu_seconds": seconds.tolist()}
 
 
 def report(opponents: Sequence[Opponent], records: dict, timing: dict,
@@ -382,10 +383,10 @@ def report(opponents: Sequence[Opponent], records: dict, timing: dict,
                 _diff(records[k, lineup], roles, opp.deals) for lineup, roles in LINEUPS.items()
             ]
             diffs.append((pair, opp.seed))
-        secs = timing["worker_seconds"][k]
+        secs = timing["cpu_seconds"][k]
         games = sum(v["games"] for v in lineups.values())
-        entries.append({**asdict(opp), "lineups": lineups, "worker_seconds": secs,
-                        "seconds_per_game": secs / games})  # fmt: skip
+        entries.append({**asdict(opp), "lineups": lineups, "cpu_seconds": secs,
+                        "cpu_seconds_per_game": secs / games})  # fmt: skip
     games = sum(e["lineups"][x]["games"] for e in entries for x in LINEUPS)
     wall = timing["seconds"]
     return {
@@ -452,7 +453,7 @@ def format_table(results: dict[str, Any]) -> str:
                   "deals; alone: 1 vs 2 opponents, pair: 2 vs 1)", title_justify="left",
                   box=None, header_style="bold")  # fmt: skip
     cols = ("opponent", "line-up", "deals", "margin", "95% CI", "decl", "decl won",
-            "opp decl", "opp decl won", "s/game")  # fmt: skip
+            "opp decl", "opp decl won", "CPU s/game")  # fmt: skip
     for i, c in enumerate(cols):
         table.add_column(c, justify="left" if i < 2 else "right", no_wrap=True)
     for e in results["opponents"]:
@@ -463,7 +464,7 @@ def format_table(results: dict[str, Any]) -> str:
                 f"{r['margin']:+.1f}", _ci(r["margin_ci95"]),
                 _pct(p["declarer_share"]), _pct(p["declarer_win_rate"]),
                 _pct(o["declarer_share"]), _pct(o["declarer_win_rate"]),
-                f"{e['seconds_per_game']:.3f}" if lineup == "alone" else "",
+                f"{e['cpu_seconds_per_game']:.3f}" if lineup == "alone" else "",
             )  # fmt: skip
     t = results["timing"]
     return "\n".join([

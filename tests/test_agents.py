@@ -25,6 +25,7 @@ def _family(game: Game) -> str:
     return "null" if kind == 5 else "grand" if kind == 4 else "suit"
 
 
+@pytest.mark.slow
 def test_agents__act_legally_in_every_phase_and_contract_family():
     """Through the env's own observation dicts, over mixed tables of random and heuristic."""
     agents = {"random": RandomAgent(0), "heuristic": HeuristicAgent()}
@@ -164,6 +165,7 @@ def test_search_agents_without_numba_are_spec_errors(monkeypatch):
         make_agent("oracle")
 
 
+@pytest.mark.slow
 def test_ppo_agent__loads_a_saved_model_lazily_and_acts_legally(tmp_path):
     pytest.importorskip("sb3_contrib")
     import torch

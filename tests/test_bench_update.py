@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_update  # noqa: E402
 
 
+@pytest.mark.slow
 def test_bench_update_times_every_setting(capsys):
     argv = ["--rollout-size", "256", "--repeats", "1", "--settings", "1,128,16x16", "2,64,8x8"]
     assert bench_update.main(argv) == 0

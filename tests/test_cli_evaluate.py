@@ -41,6 +41,7 @@ def test_unwritable_output_path(capsys, tmp_path):
     assert code != 0 and "cannot write" in err
 
 
+@pytest.mark.slow
 def test_writes_table_json_with_command_and_plot(capsys, tmp_path):
     out = tmp_path / "r.json"
     argv = ["--agents", "heuristic", "random", "random", "--deals", "5", "--json", str(out)]

@@ -57,6 +57,7 @@ def test_errors_are_one_line(argv, match, capsys, tmp_path, monkeypatch):
     assert not (tmp_path / "results").exists() or not list((tmp_path / "results").iterdir())
 
 
+@pytest.mark.slow
 def test_script_names_itself_in_the_saved_command(tmp_path):
     """``python league.py`` records the command as it was typed, ``skat-league`` likewise."""
     out = tmp_path / "x.json"

@@ -63,6 +63,7 @@ def test_teacher_decisions_reseed_the_teacher_so_runs_repeat():
     assert np.array_equal(one["move"], two["move"])
 
 
+@pytest.mark.slow
 def test_behaviour_cloning_agrees_with_the_teacher_above_chance(fresh_model):
     data = teacher_decisions(
         HeuristicAgent(), 20, seed=0, reward_mode="seeger_fabian", reward_scale=0.01

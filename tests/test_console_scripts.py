@@ -36,6 +36,7 @@ def test_entry_point_runs_help(name, capsys):
     assert capsys.readouterr().out.startswith("usage: ")
 
 
+@pytest.mark.slow
 def test_installed_command_runs_outside_the_checkout(tmp_path):
     exe = shutil.which("skat-league", path=str(Path(sys.executable).parent))
     if exe is None:
@@ -57,6 +58,7 @@ def test_every_subpackage_is_installed():
     assert listed == found | {"skat_env.agents"}
 
 
+@pytest.mark.slow
 def test_the_players_install_inside_the_package(tmp_path):
     """A user's own ``agents`` package must not collide with ours: only skat_env.agents exists."""
     code = (

@@ -55,6 +55,7 @@ def swap_suits(mask: int, a: int, b: int) -> int:
 # --- features and model ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(hands, st.sampled_from([(0, 1), (0, 3), (1, 2), (2, 3)]), st.integers(0, 2))
 def test_features__the_same_game_in_another_suit_has_the_same_features(hand, pair, position):
     a, b = pair
@@ -77,6 +78,7 @@ def test_features__trumps_first_then_the_longest_side_suit():
     assert x[32 + 10] == 1 and x[32 + 31] == 1  # buried S7 (trump 7) and C7 (clubs 7)
 
 
+@pytest.mark.slow
 @given(st.lists(hands, min_size=1, max_size=5), st.lists(st.integers(0, 4), min_size=5, max_size=5))
 def test_matadors_of__agrees_with_the_scoring_rules(hs, kinds):
     sets = [sum(1 << c for c in h) for h in hs]
@@ -130,6 +132,7 @@ def test_widened__predicts_as_before_and_takes_the_new_inputs():
     np.testing.assert_allclose(wide.probabilities(x), old.probabilities(x), rtol=1e-5)
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(st.lists(hands, min_size=1, max_size=8), st.integers(0, 6), st.integers(0, 1000))
 def test_probabilities__are_consistent(hs, kind, seed):
@@ -224,6 +227,7 @@ def test_auction__the_chosen_position_wins_at_the_bid_its_opponents_push_it_to()
     assert seen == {True, False}
 
 
+@pytest.mark.slow
 def test_deal_rows__record_the_auction_and_play_no_null_below_the_bid():
     agent, bids = cd.make_agent("heuristic"), set()
     for i in range(60):
@@ -263,6 +267,7 @@ def _rows(folder) -> dict:
     return {k: v.tolist() for k, v in cd.load(folder).items()}
 
 
+@pytest.mark.slow
 def test_generate__resumes_to_the_same_rows_with_any_worker_count(tmp_path):
     whole = cd.generate(tmp_path / "a", seed=3, deals=8, shard_deals=3, progress=False)
     assert whole["deals"] == 8 and whole["columns"] == cd.COLUMNS
@@ -293,6 +298,7 @@ def test_train__fits_and_reports_calibration(tmp_path):
     assert sum(b["rows"] for b in cal["suit"]["bins"]) == cal["suit"]["rows"]
 
 
+@pytest.mark.slow
 def test_cli__generates_trains_and_refuses_to_overwrite(tmp_path, capsys):
     folder, out = tmp_path / "d", tmp_path / "m.npz"
     assert cli.main(["generate", str(folder), "--deals", "40", "--shard-deals", "20",

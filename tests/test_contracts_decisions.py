@@ -6,6 +6,7 @@ import random
 from itertools import combinations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_contracts import tiny_model
@@ -55,6 +56,7 @@ def test_every_decision_is_legal_in_random_auctions(seed, dealer, seat, pass_rat
     assert game.result is not None
 
 
+@pytest.mark.slow
 def test_the_agent_reaches_every_phase_in_all_seats():
     agent = LearnedContractsAgent(ContractDecider(tiny_model(1), skats=2, margin=-1000.0))
     seen = set()
@@ -63,6 +65,7 @@ def test_the_agent_reaches_every_phase_in_all_seats():
     assert seen == set(range(PLAY + 1))
 
 
+@pytest.mark.slow
 def test_the_discard_is_the_best_of_all_66_pairs_and_seven_contracts():
     decider = ContractDecider(tiny_model(2))
     twelve = sum(1 << c for c in np.random.default_rng(5).permutation(32)[:12].tolist())
@@ -152,6 +155,7 @@ class _Spy:
         return self.model.predict(kept, buried, kind, hand, position, opponents)
 
 
+@pytest.mark.slow
 def test_the_opponents_bids_reach_the_model_once_the_auction_is_over():
     for auction in (True, False):
         spy = _Spy(tiny_model(2))

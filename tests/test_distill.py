@@ -52,6 +52,7 @@ def test_distill_cli_refuses_bad_input_with_exit_2(tmp_path, capsys, argv, match
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_distill_workers_write_the_same_shards_as_one(tmp_path):
     """Two worker processes give the shards one process gives (a pimc teacher)."""
     pytest.importorskip("numba")

@@ -18,6 +18,7 @@ def expected(games: list[Game], seats: np.ndarray) -> np.ndarray:
     return np.stack([encode(player_view(g, int(s))) for g, s in zip(games, seats, strict=True)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch, seed", [(7, 0), (1100, 1)])  # 1100 > a chunk (1024 rows)
 def test_every_seat_of_every_game_equals_the_single_game_encoder(batch, seed):
     state = vector.init(batch, seed=seed)

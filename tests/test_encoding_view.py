@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from helpers import play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,6 +97,7 @@ def test_without_history_drops_only_the_play_sequence():
     assert without_history(short) is short
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), stop=st.integers(0, 40))
 def test_no_seat_sees_a_card_it_may_not_know(seed, stop):

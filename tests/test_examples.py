@@ -51,6 +51,7 @@ def test_learner_seat_return_is_its_own_final_reward_whoever_moves_last():
     assert opponent_ended > 20 and nonzero > 20  # the case the last-mover reward gets wrong
 
 
+@pytest.mark.slow
 def test_the_example_trains_and_saves_a_model_the_registry_loads(tmp_path, capsys):
     out = tmp_path / "m.zip"
     assert sb3_aec.main(["--steps", "2048", "--out", str(out)]) == 0

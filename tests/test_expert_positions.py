@@ -393,6 +393,7 @@ def _agent() -> PimcAgent:
     return PimcAgent(0, PimcOptions(worlds=12, budget=2.0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spot", SPOTS, ids=[s.name for s in SPOTS])
 def test_expected_is_best_double_dummy(spot: Spot) -> None:
     """On the true deal the expert's card loses nothing to any other card."""
@@ -408,6 +409,7 @@ def test_expected_is_best_double_dummy(spot: Spot) -> None:
 FOUND = [s for s in SPOTS if not s.miss]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spot", FOUND, ids=[s.name for s in FOUND])
 def test_pimc_finds(spot: Spot) -> None:
     game = build(spot)

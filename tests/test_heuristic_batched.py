@@ -66,6 +66,7 @@ def _decisions(
     ("games", "explore", "margin", "nulls"),
     [(1200, 0.0, 0.0, 0.0), (1500, 0.2, 0.0, 0.4), (600, 0.2, -1.5, 0.0), (600, 0.2, 1.0, 0.0)],
 )
+@pytest.mark.slow
 def test_batched_moves_equal_the_single_game_heuristic(games, explore, margin, nulls):
     data = _decisions(games, explore, margin, seed=int(games + 10 * margin), nulls=nulls)
     got = HeuristicAgent(margin).act_batch(data["obs"], data["mask"])
@@ -84,6 +85,7 @@ def test_batched_moves_equal_the_single_game_heuristic(games, explore, margin, n
             assert seen.get(kind, 0) >= 40, (kind, seen)
 
 
+@pytest.mark.slow
 def test_agent_act_batch_is_the_batched_hook():
     agent = HeuristicAgent(margin=-1)
     assert batchable(agent)  # tournaments play it in lockstep
@@ -94,6 +96,7 @@ def test_agent_act_batch_is_the_batched_hook():
     np.testing.assert_array_equal(agent.act_batch(data["obs"], data["mask"]), rows)
 
 
+@pytest.mark.slow
 def test_batched_engine_games_are_the_heuristics():
     """On the batched engine's observations (the training path), over many steps."""
     agent = HeuristicAgent()
@@ -156,6 +159,7 @@ def test_kernel_tables_hold_the_core_rankings():
     np.testing.assert_array_equal(heuristic_batched._TABLES[0][3], LOWER)
 
 
+@pytest.mark.slow
 def test_bench_heuristic_runs_and_checks_the_moves(capsys):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import bench_heuristic

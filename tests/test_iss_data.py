@@ -81,6 +81,7 @@ def test_games_caps_the_count_and_the_stream_stops_early():
     assert data["games"] == 5 and stats.records < 51
 
 
+@pytest.mark.slow
 def test_bz2_archives_are_streamed_like_plain_files(tmp_path):
     packed = tmp_path / "iss.sgf.bz2"
     packed.write_bytes(bz2.compress(DATA.read_bytes()))
@@ -120,6 +121,7 @@ TINY = ["--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size"
         "--clone-epochs", "1"]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_skat_train_init_iss_clones_the_human_games(tmp_path, monkeypatch, capsys):
     from skat_env.cli import train
 

@@ -12,6 +12,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 ORDER = {
     "core": 0,
@@ -126,6 +128,7 @@ def cycles(edges: dict[str, dict[str, int]]) -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 def test_no_module_imports_a_higher_layer():
     modules = sources()
     bad = [
@@ -137,6 +140,7 @@ def test_no_module_imports_a_higher_layer():
     assert not bad, "imports up the layers:\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_no_files_import_each_other_in_a_cycle():
     found = cycles(graph())
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)

@@ -62,6 +62,7 @@ def test_pair_margin_is_the_two_lineups_of_evaluate():
     assert np.mean(pair["per_deal_margins"]) == pytest.approx(pair["margin"], abs=1e-3)
 
 
+@pytest.mark.slow
 def test_league_figures(small):
     r = small["ratings"]
     assert sum(x["rating"] for x in r.values()) == pytest.approx(0, abs=1e-9)
@@ -79,6 +80,7 @@ def test_league_figures(small):
     json.dumps(small)  # JSON-ready
 
 
+@pytest.mark.slow
 def test_deterministic_for_a_seed_and_any_workers(small):
     again = league(["random", "heuristic", "heuristic:margin=1"], deals=6, seed=3, bootstrap=200)
     assert _strip(again) == _strip(small)

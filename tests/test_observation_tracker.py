@@ -55,6 +55,7 @@ def _play_checked(seed: int, history: bool, read: str) -> Game:
         tracker.moved(seat, move, phase)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("history", [False, True], ids=["default", "history"])
 @pytest.mark.parametrize("read", ["all", "to_act", "some"])
 def test_rows__equal_encode_after_every_move_of_many_games(history, read):
@@ -71,6 +72,7 @@ def test_rows__equal_encode_after_every_move_of_many_games(history, read):
     assert contracts["passed in"] > 0, contracts
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), history=st.booleans())
 def test_rows__equal_encode_property(seed, history):
@@ -101,6 +103,7 @@ def test_observation__is_a_copy_the_caller_may_keep():
     np.testing.assert_array_equal(tracker.mask(seat), action_mask(view.legal_mask))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["default", "history"])
 def test_env__observations_equal_encode_at_every_step(mode):
     """Through the public API: every agent's observation at every step of random play."""

@@ -58,6 +58,7 @@ def test_bad_parameters_are_refused(params):
         pyspiel.load_game(f"python_skat({params})")
 
 
+@pytest.mark.slow
 def test_openspiel_random_sim_test_200_games_with_serialisation():
     pyspiel.random_sim_test(
         pyspiel.load_game("python_skat"), num_sims=200, serialize=True, verbose=False
@@ -67,11 +68,13 @@ def test_openspiel_random_sim_test_200_games_with_serialisation():
 @pytest.mark.parametrize(
     "params", ["reward_mode=list,dealer=0", "reward_mode=seeger_fabian,observation_mode=history"]
 )
+@pytest.mark.slow
 def test_openspiel_random_sim_test_other_parameters(params):
     game = pyspiel.load_game(f"python_skat({params})")
     pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_same_deals_and_moves_as_the_env_on_2000_games():
     """Differential against the PettingZoo env: the same deal and dealer, the same random
     moves; the player to act, the legal moves and the returns agree at every step, the
@@ -176,6 +179,7 @@ def test_information_state_string_hides_other_discards_and_shows_revealed_cards(
         checked += 1
 
 
+@pytest.mark.slow
 def test_resampling_keeps_the_information_state_and_varies_the_hidden_cards():
     pytest.importorskip("numba")
     game = pyspiel.load_game("python_skat")
@@ -242,6 +246,7 @@ def _example():
     return openspiel_mcts
 
 
+@pytest.mark.slow
 def test_the_ismcts_bot_decides_from_its_information_only():
     """The bot is handed the whole game but plays the same move in every game its seat
     cannot tell apart (ISMCTS resamples the hidden cards and keys its tree by infostate)."""
@@ -266,6 +271,7 @@ def test_the_ismcts_bot_decides_from_its_information_only():
     assert compared >= 3
 
 
+@pytest.mark.slow
 def test_the_example_plays_a_duplicate_tournament_against_the_heuristic(capsys):
     example = _example()
     assert example.main(["--deals", "1", "--simulations", "5"]) == 0

@@ -55,6 +55,7 @@ def test_endgame_moves_are_double_dummy_best():
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_contract_decisions_are_the_heuristics_and_every_move_is_legal():
     oracle, heuristic = make_agent("oracle"), HeuristicAgent()
     for seed in range(4):
@@ -79,6 +80,7 @@ def test_it_refuses_to_play_from_an_observation_or_to_train_against():
     assert any(s.startswith("oracle (sees every card") for s in SPECS)
 
 
+@pytest.mark.slow
 def test_in_a_tournament_it_is_labelled_and_beats_the_fair_heuristic():
     from skat_env.tournament import evaluate
 

@@ -36,7 +36,7 @@ TINY = Panel("tiny", (
 def figures(results: dict) -> list:
     """What must not depend on how the games were spread: every figure but the timing."""
     return [
-        {k: v for k, v in e.items() if k not in ("worker_seconds", "seconds_per_game")}
+        {k: v for k, v in e.items() if k not in ("cpu_seconds", "cpu_seconds_per_game")}
         for e in results["opponents"]
     ] + [results["rating"]]
 

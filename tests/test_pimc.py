@@ -33,6 +33,7 @@ def _play(game: Game, agents: list, moves: list[int] | None = None) -> list[int]
     return made
 
 
+@pytest.mark.slow
 def test_legal_in_every_phase() -> None:
     """Random deals to the end, pimc in every seat: every move is legal; phases reached."""
     agent = PimcAgent(0, SMALL)
@@ -49,6 +50,7 @@ def test_legal_in_every_phase() -> None:
     assert PLAY in phases
 
 
+@pytest.mark.slow
 def test_card_play_from_random_contracts() -> None:
     """Random auctions and declarations (any contract, null included), pimc plays cards."""
     rng = random.Random(5)
@@ -61,6 +63,7 @@ def test_card_play_from_random_contracts() -> None:
         assert game.result is not None
 
 
+@pytest.mark.slow
 def test_deterministic_for_a_seed() -> None:
     deal = Game.random(77).deal
     a = _play(Game(deal, 1), [PimcAgent(3, SMALL)] * 3)
@@ -68,6 +71,7 @@ def test_deterministic_for_a_seed() -> None:
     assert a == b
 
 
+@pytest.mark.slow
 def test_move_depends_on_the_observation_only() -> None:
     """A fresh agent given a mid-game observation makes the move the agent that played the
     whole game made (no hidden dependence on call history)."""
@@ -203,6 +207,7 @@ def test_removed_options_say_so() -> None:
         assert key in str(e.value) and "\n" not in str(e.value)
 
 
+@pytest.mark.slow
 def test_bidder_makes_every_decision_but_the_card_play() -> None:
     """``bidder=SPEC``: the named agent's moves before the play, the search's during it
     (a view agent through its view, others through the observation dict)."""
@@ -254,6 +259,7 @@ def test_a_sure_schwarz_hand_is_declared_ouvert() -> None:
         make_agent("pimc:ouvert=2")
 
 
+@pytest.mark.slow
 def test_copies_share_the_solver_and_play_alike() -> None:
     """Tournaments copy an unbatched agent per game: the copies must not each allocate a
     solver table (that ran a 1,000-deal league out of memory), and must play the same."""
@@ -275,6 +281,7 @@ def test_tournament_smoke() -> None:
     assert res["agents"][spec]["games"] == 3
 
 
+@pytest.mark.slow
 def test_rng_independent_of_numpy_global_state() -> None:
     deal = Game.random(80).deal
     np.random.seed(0)

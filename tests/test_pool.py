@@ -178,6 +178,7 @@ def play(env: SkatVectorEnv, steps: int, seed: int) -> list[tuple]:
     return ended
 
 
+@pytest.mark.slow
 def test_outcome_is_the_learners_side_winning_in_every_reward_mode():
     def env(mode):  # each env its own seeded opponents
         return SkatVectorEnv(32, {"a": "random", "b": RandomPolicy(5)}, [1, 3], reward_mode=mode)
@@ -195,6 +196,7 @@ def test_outcome_is_the_learners_side_winning_in_every_reward_mode():
     assert 0.6 < counts[1] / counts.sum() < 0.9  # about 3:1
 
 
+@pytest.mark.slow
 def test_set_weights_steers_the_new_games_and_repeats_under_a_seed():
     def pool():
         return {"a": "random", "b": RandomPolicy(5), "c": RandomPolicy(6)}
@@ -255,6 +257,7 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_pool_run_books_games_adds_snapshots_and_evaluates_the_panel(in_tmp, capsys):
     argv = [*TINY, "--opponents", "pool:random,heuristic:margin=-1,self,best",
             "--snapshot-pool", "2", "--eval-panel", "heuristic:margin=0.5"]  # fmt: skip

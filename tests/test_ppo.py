@@ -12,6 +12,7 @@ from skat_env.core.game import Game  # noqa: E402
 from skat_env.encoding.observation import observe  # noqa: E402
 
 
+@pytest.mark.slow
 def test_ppo_agent_picks_sb3_predicts_moves_one_by_one_and_batched(saved_model):
     path, model = saved_model
     agent = make_agent(f"ppo:{path}")

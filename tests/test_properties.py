@@ -3,6 +3,7 @@
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def biased_random_game(deal_seed: int, dealer: int, move_seed: int) -> Game:
     return g
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games)
 def test_properties__points_tricks_and_cards_add_up(args):
@@ -55,6 +57,7 @@ def test_properties__points_tricks_and_cards_add_up(args):
     assert r.seeger_fabian[r.declarer] == r.score + (50 if r.won else -50)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games)
 def test_properties__record_replay_identity(args):
@@ -63,6 +66,7 @@ def test_properties__record_replay_identity(args):
     assert again.result == g.result and again.history == g.history
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games)
 def test_properties__score_is_consistent_with_win_and_value(args):
@@ -79,6 +83,7 @@ def test_properties__score_is_consistent_with_win_and_value(args):
         assert r.score < -2 * r.game_value and r.score <= -2 * r.bid
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games)
 def test_properties__exactly_one_declaration_unless_passed_in(args):
@@ -87,6 +92,7 @@ def test_properties__exactly_one_declaration_unless_passed_in(args):
     assert len(declared) == (0 if g.result.passed_in else 1)
 
 
+@pytest.mark.slow
 def test_properties__random_play_reaches_every_kind_of_contract():
     contracts = set()
     for i in range(1500):

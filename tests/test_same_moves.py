@@ -15,6 +15,7 @@ def test_record_covers_every_lineup():
     assert {spec: len(games) for spec, games in RECORDED.items()} == LINEUPS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", sorted(LINEUPS))
 def test_same_moves(spec):
     if spec.startswith("pimc"):

@@ -101,6 +101,7 @@ def test_no_weighting_for_the_declarer_or_an_open_hand() -> None:
         DeclarerInference(view, _toy_score, temperature=0)
 
 
+@pytest.mark.slow
 def test_learned_model_puts_trumps_with_the_declarer_and_likes_the_true_deal() -> None:
     """Over heuristic games, a defender's weighted worlds give the declarer a trump count
     closer to the true one than uniform worlds, and rank the true world high."""

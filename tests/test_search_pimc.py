@@ -149,6 +149,7 @@ def test_close_worlds_match_the_exact_points() -> None:
     assert fired > 0
 
 
+@pytest.mark.slow
 def test_second_threshold_only_in_the_last_seven_tricks() -> None:
     """A world whose cards all answer the win threshold alike asks the next one (schneider
     made, or avoided) once at most ``SECOND_PASS_TRICKS`` (7) tricks are left: each card is

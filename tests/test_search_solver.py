@@ -113,6 +113,7 @@ positions = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(positions)
 def test_solve_and_best_moves_match_brute_force(p: Position):
@@ -381,6 +382,7 @@ def test_node_limit_leaves_unsettled_cards_none():
 # --- the benchmark runs ---
 
 
+@pytest.mark.slow
 def test_bench_solver_smoke(capsys):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import bench_solver

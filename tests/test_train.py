@@ -70,6 +70,7 @@ def params(path: Path) -> list[np.ndarray]:
     return [p.detach().numpy().copy() for p in model.policy.parameters()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env", ["vector", "single"])
 def test_smoke_run_saves_reloads_and_evaluates(in_tmp, capsys, env):
     argv = [
@@ -113,6 +114,7 @@ def test_smoke_run_saves_reloads_and_evaluates(in_tmp, capsys, env):
     assert res["agents"][spec]["games"] == 6
 
 
+@pytest.mark.slow
 def test_seeded_runs_repeat_and_resume_continues(in_tmp):
     once = ("--eval-every", "0")  # evaluations at the start and the end only
     assert run("--name", "a", "--seed", "3", *once) == 0
@@ -133,12 +135,14 @@ def test_seeded_runs_repeat_and_resume_continues(in_tmp):
     assert steps == sorted(steps) and steps[-1] == 384 and 256 in steps
 
 
+@pytest.mark.slow
 def test_a_small_budget_ends_on_whole_rollouts_without_overshooting(in_tmp, capsys):
     assert run("--name", "odd", "--timesteps", "100", "--eval-every", "0") == 0
     out = capsys.readouterr().out
     assert "from 0 to 100 steps" in out and "evaluation at 100 steps" in out
 
 
+@pytest.mark.slow
 def test_max_minutes_stops_after_one_update_saves_and_resumes(in_tmp, capsys):
     assert run("--name", "short", "--max-minutes", "0.00001", "--eval-every", "0") == 0
     out = capsys.readouterr().out
@@ -151,6 +155,7 @@ def test_max_minutes_stops_after_one_update_saves_and_resumes(in_tmp, capsys):
     assert json.loads((d / "evals.json").read_text())[-1]["timesteps"] == 256
 
 
+@pytest.mark.slow
 def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys, monkeypatch):
     assert run("--name", "cap", "--init", "heuristic", "--clone-games", "8000",
                "--clone-epochs", "1") == 0  # fmt: skip
@@ -246,6 +251,7 @@ def test_cli_error_has_no_traceback():
     assert "unknown agent" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
     bc = ("--init", "heuristic", "--clone-games", "4", "--clone-epochs", "1", "--eval-every", "0",
           "--timesteps", "256")  # fmt: skip
@@ -266,6 +272,7 @@ def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
     assert "behaviour cloning:" not in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     from skat_env.agents import HeuristicAgent
     from skat_env.training import distill
@@ -278,6 +285,7 @@ def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     assert "--init data: no shard_*.npz files" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsys):
     assert run("--name", "src", "--eval-every", "0", "--opponents", "heuristic:1") == 0
     capsys.readouterr()

@@ -127,6 +127,7 @@ def _count(seen: dict[str, int], result, game: Game) -> None:
         seen[k] = seen.get(k, 0) + 1
 
 
+@pytest.mark.slow
 def test_differential__batched_engine_equals_single_game_engine_every_step():
     seen = run_differential(DIFF_GAMES, batch=48, seed=1)
     # the biased moves reach every branch; the test would be weak otherwise

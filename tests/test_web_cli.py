@@ -44,6 +44,7 @@ def test_cli_bad_record_file(capsys, tmp_path: Path) -> None:
     assert "bad.jsonl, line 2" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_python_m_skat_env_web_serves_the_page(tmp_path: Path) -> None:
     """The real command: prints the URL, serves the page and the preloaded records."""
     import socket

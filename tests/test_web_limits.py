@@ -91,6 +91,7 @@ def test_a_streamed_body_is_counted(client: TestClient) -> None:
     assert r.status_code == 413 and "too large" in r.json()["error"]
 
 
+@pytest.mark.slow
 def test_a_25_mb_body_is_refused(client: TestClient) -> None:
     pad = "x" * 25_000_000
     for url in ("/api/games", "/api/records"):

@@ -70,6 +70,7 @@ def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
         read_record_file(bad)
 
 
+@pytest.mark.slow
 def test_records_are_packed() -> None:
     """An upload keeps far less than its text: ~100 bytes a record, not a Game each."""
     text = ("\n".join(dumps(played(s)) for s in range(50)) + "\n") * 20  # 1000 records

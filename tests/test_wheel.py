@@ -80,6 +80,7 @@ def test_save_and_load_round_trip(tmp_path):
     assert again.activation_name == "ReLU"
 
 
+@pytest.mark.slow
 def test_bundled_model_plays_a_tournament_without_torch():
     """With torch and SB3 unimportable, ``ppo`` still loads and plays (NumPy inference)."""
     code = (
@@ -100,6 +101,7 @@ def test_bundled_model_plays_a_tournament_without_torch():
     assert out.stdout.startswith("ok")
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     pytest.importorskip("build")
     source = tmp_path / "src"  # a copy: setuptools' build/ cache in the repo could go stale
