@@ -10,6 +10,7 @@ Bad requests get a 4xx JSON ``{"error": "..."}`` and leave every game unchanged.
 from __future__ import annotations
 
 import asyncio
+import copy
 import ctypes
 import ctypes.util
 import json
@@ -39,6 +40,7 @@ from ..core.moves import NUM_MOVES
 from ..core.records import dumps
 from ..encoding.observation import observe
 from ..envs.policy import decide
+from ..search.solver import Solver
 from .limits import (
     MAX_UPLOAD_TEXT,
     UPLOAD_BUDGET_BYTES,
@@ -62,6 +64,7 @@ except (OSError, AttributeError):
     _LIBC = None
 LISTED = 1000  # an upload's answer lists its first records; the others are "{uid}.{i}"
 BUILTIN_SPECS = ("heuristic", "random", "ppo", "pimc")
+AGENT_WORKERS = 4  # threads computing agent moves (each search player's tables: one per thread)
 
 
 @dataclass
@@ -132,8 +135,15 @@ class SkatServer:
         max_games: int = MAX_GAMES,
         seed: int | None = None,
         upload_budget: int = UPLOAD_BUDGET_BYTES,
+        agent_workers: int = AGENT_WORKERS,
     ):
         self.opponents = list(opponents)
+        # Agent moves run in a bounded pool: a slow search waits there, not in the threads
+        # that answer the other players; each thread has its own search tables.
+        self.movers = ThreadPoolExecutor(agent_workers, "skat-agent")
+        self._local = threading.local()
+        self._prototypes: dict[str, Agent] = {}
+        self._proto_lock = threading.Lock()
         self.allowed = list(dict.fromkeys([*self.opponents, *_available(BUILTIN_SPECS)]))
         self.tables = LRU(max_games)
         kept = f"the most recently used uploads, up to {upload_budget:,} bytes of text"
@@ -171,7 +181,7 @@ class SkatServer:
         names[seat] = "You"
         for k, spec in enumerate(opponents, 1):
             s = (seat + k) % 3
-            agents[s] = _make(spec, int(rng.integers(2**31)))
+            agents[s] = self._make(spec, int(rng.integers(2**31)))
             agents[s].reset(int(rng.integers(2**31)))  # the agent interface: once per game
             names[s] = spec if opponents[0] != opponents[1] else f"{spec} ({'AB'[k - 1]})"
             players[s] = k
@@ -243,6 +253,7 @@ class SkatServer:
             seat, phase = game.to_act, game.phase
             agent = table.agents[seat]
             start = time.perf_counter()
+            self._lend_tables(agent)
             move = decide(agent, game, seat)
             think_ms = round(1000 * (time.perf_counter() - start))
             try:
@@ -257,6 +268,29 @@ class SkatServer:
                 if type(agent).game_over is not Agent.game_over:
                     agent.game_over(observe(game, seat))
         return events
+
+    def _make(self, spec: str, seed: int) -> Agent:
+        """A game's agent. A search player is a copy of one prototype per spec: the copy
+        keeps its own seed and caches but no search tables of its own (they are lent per
+        move, :meth:`_lend_tables`), so a kept game costs kilobytes, not tens of MB."""
+        with self._proto_lock:
+            proto = self._prototypes.get(spec)
+            if proto is None:
+                proto = _make(spec, seed)
+                if not isinstance(getattr(proto, "solver", None), Solver):
+                    return proto
+                self._prototypes[spec] = proto
+        return copy.deepcopy(proto)  # shares the prototype's solver, replaced per move
+
+    def _lend_tables(self, agent: Agent) -> None:
+        """Give a search player this thread's solver for its move: its transposition table
+        is a cache of exact bounds (the move does not depend on what it holds), and one
+        per thread keeps concurrent searches apart."""
+        if isinstance(getattr(agent, "solver", None), Solver):
+            solver = getattr(self._local, "solver", None)
+            if solver is None:
+                solver = self._local.solver = Solver()
+            agent.solver = solver  # type: ignore[attr-defined]
 
     def _event(self, table: Table, phase: int, seat: int, move: int) -> dict[str, Any]:
         """A move just made, as the human saw it, with the human's view after it."""
@@ -413,11 +447,20 @@ def _parse_int(name: str, text: str, lo: int, hi: int) -> int:
     return value
 
 
-async def _post(request: Request, method: Any, *args: Any) -> JSONResponse:
-    """Run ``method(*args, body)`` and encode its answer in a worker thread: parsing a large
-    upload or encoding a snapshot must not hold up the other requests."""
-    raw = await request.body()
-    return await run_in_threadpool(lambda: JSONResponse(method(*args, _parse(raw))))
+async def _post(
+    request: Request, method: Any, *args: Any, movers: ThreadPoolExecutor | None = None
+) -> JSONResponse:
+    """Run ``method(*args, body)`` and encode its answer in a worker thread: encoding a
+    snapshot must not hold up the other requests. A request that lets agents move runs in
+    ``movers`` (the bounded agent pool), awaited without holding one of the request threads."""
+    body = _parse(await request.body())  # at most MAX_BODY_BYTES on these routes
+
+    def work() -> JSONResponse:
+        return JSONResponse(method(*args, body))
+
+    if movers is not None and body.get("run_agents", True) is not False:
+        return await asyncio.get_running_loop().run_in_executor(movers, work)
+    return await run_in_threadpool(work)
 
 
 async def _upload(request: Request, method: Any) -> JSONResponse:
@@ -503,7 +546,7 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
 
     @app.post("/api/games")
     async def new_game(request: Request) -> JSONResponse:
-        return await _post(request, srv.new_game)
+        return await _post(request, srv.new_game, movers=srv.movers)
 
     @app.get("/api/games/{gid}")
     def game_state(gid: str) -> JSONResponse:
@@ -511,11 +554,11 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
 
     @app.post("/api/games/{gid}/moves")
     async def move(gid: str, request: Request) -> JSONResponse:
-        return await _post(request, srv.human_move, gid)
+        return await _post(request, srv.human_move, gid, movers=srv.movers)
 
     @app.post("/api/games/{gid}/agent")
     async def agent_move(gid: str, request: Request) -> JSONResponse:
-        return await _post(request, srv.agent_move, gid)
+        return await _post(request, srv.agent_move, gid, movers=srv.movers)
 
     @app.get("/api/games/{gid}/record")
     def record(gid: str) -> Response:
