@@ -25,6 +25,7 @@ from skat_env.cli.web import main  # noqa: E402
         (["--records", "/no/such/file.jsonl"], "cannot read record file"),
         (["--port", "70000"], "--port"),
         (["--max-games", "0"], "--max-games"),
+        (["--agent-workers", "0"], "--agent-workers"),
         (["--bogus"], "unrecognized"),
     ],
 )

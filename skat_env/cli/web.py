@@ -41,6 +41,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     )
     p.add_argument("--max-games", type=int, default=256, help="games kept in memory (%(default)s)")
     p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: random)")
+    p.add_argument(
+        "--agent-workers",
+        type=int,
+        default=4,
+        help="threads computing agent moves; each holds one search table (%(default)s)",
+    )
     return p
 
 
@@ -68,6 +74,8 @@ def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
 
     if args.max_games < 1:
         parser.error(f"--max-games must be at least 1, got {args.max_games}")
+    if args.agent_workers < 1:
+        parser.error(f"--agent-workers must be at least 1, got {args.agent_workers}")
     for spec in args.opponents:
         try:
             agent = make_agent(spec)
@@ -84,7 +92,9 @@ def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
         records += found
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
-    return SkatServer(args.opponents, records, args.max_games, args.seed)
+    return SkatServer(
+        args.opponents, records, args.max_games, args.seed, agent_workers=args.agent_workers
+    )
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "skat-web") -> None:
