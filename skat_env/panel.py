@@ -130,17 +130,15 @@ class PolicyAgent(Agent):
 def policy_agent(policy: Any, name: str | None = None) -> tuple[str | Agent, str]:
     """(what the workers build the policy from, its label): a spec string as it is (checked
     now), an :class:`Agent` as it is, any other policy wrapped in :class:`PolicyAgent`."""
-    if isinstance(policy, str):
+    if isinstance(policy, (str, Agent)):
         try:
             agent = make_agent(policy)
         except AgentSpecError as e:
             raise PanelError(f"bad policy: {e}") from None
         if agent.interactive:
-            raise PanelError(f"policy {policy!r} needs a person at the terminal; it cannot be "
-                             "benchmarked")  # fmt: skip
-        return policy, name or policy
-    if isinstance(policy, Agent):
-        return policy, name or policy.name
+            raise PanelError(f"policy {agent.name!r} needs a person at the terminal; it cannot "
+                             "be benchmarked")  # fmt: skip
+        return policy, name or (policy if isinstance(policy, str) else agent.name)
     try:
         as_policy(policy)
     except TypeError as e:
