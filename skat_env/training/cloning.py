@@ -27,7 +27,7 @@ def teacher_decisions(
     progress: bool = False,
     deadline: float | None = None,
     batch: int = 256,
-) -> dict[str, np.ndarray]:
+) -> dict[str, Any]:
     """Every decision of ``teacher`` (a policy, e.g. the ``heuristic`` agent) playing all three
     seats of up to ``games`` deals.
 
@@ -44,7 +44,11 @@ def teacher_decisions(
     policy = batched(teacher)
     n = state.batch_size
     steps: list[list[int]] = [[] for _ in range(n)]  # per slot: steps of its open game
-    obs, masks, moves, seats, returns = [], [], [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    moves: list[np.ndarray] = []
+    seats: list[np.ndarray] = []
+    returns: list[np.ndarray] = []
     done = 0
     bar = tqdm(total=games, desc="teacher games", unit="game", disable=not progress)
     while done < games and (deadline is None or time.monotonic() < deadline):
@@ -57,7 +61,7 @@ def teacher_decisions(
         moves.append(np.asarray(actions, np.int64))
         returns.append(np.full(n, np.nan, np.float32))
         vector.step(state, actions)
-        for b in np.flatnonzero(state.terminated):
+        for b in map(int, np.flatnonzero(state.terminated)):
             if done < games:  # games beyond the count are dropped (returns stay NaN)
                 for t in steps[b]:
                     returns[t][b] = state.rewards[b, seats[t][b]] * reward_scale
@@ -98,7 +102,7 @@ def policy_outputs(policy: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
 
 def behaviour_clone(
     model: Any,
-    data: Mapping[str, np.ndarray],
+    data: Mapping[str, Any],
     epochs: int,
     learning_rate: float = 1e-3,
     batch_size: int = 512,
@@ -149,16 +153,16 @@ def behaviour_clone(
     with torch.no_grad():
         logits, values = policy_outputs(policy, obs[test], mask[test])
         accuracy = (logits.argmax(-1) == move[test]).float().mean().item()
-        pi_loss = torch.nn.functional.cross_entropy(logits, move[test]).item()
-        vf_loss = torch.nn.functional.mse_loss(values, ret[test]).item()
+        test_pi = torch.nn.functional.cross_entropy(logits, move[test]).item()
+        test_vf = torch.nn.functional.mse_loss(values, ret[test]).item()
     chance = float((1.0 / data["mask"][test.numpy()].sum(1)).mean())
     return {
         "decisions": n,
         "held_out": n_test,
         "accuracy": accuracy,
         "chance": chance,
-        "pi_loss": pi_loss,
-        "value_loss": vf_loss,
+        "pi_loss": test_pi,
+        "value_loss": test_vf,
         "epochs": done / max(1, steps) * epochs,
     }
 

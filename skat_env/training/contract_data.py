@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -141,8 +142,8 @@ def auction(deal: list[int], position: int, bidder=None) -> Game:
     bids and holds as long as one of them bids."""
     game = Game(deal, dealer=2)
     if bidder is None:
-        for move in _AUCTION[position]:
-            game.play(move)
+        for call in _AUCTION[position]:
+            game.play(call)
         return game
     seat = game.seat_of(position)
     while game.phase == BIDDING:
@@ -188,6 +189,7 @@ def deal_rows(seed: int, index: int, card_agent, bidder=None) -> list[tuple[int,
             continue
         game = play_variant(start, position, kind, hand, pair, card_agent)
         r = game.result
+        assert r is not None  # played out
         kept = game.hands[seat] | game.played[seat]
         # the card play's result, whatever the bid (the model prices the overbid itself)
         won = r.declarer_tricks == 0 if kind >= NULL_KIND else r.declarer_points >= WIN_POINTS
@@ -205,7 +207,8 @@ def _shard(args: tuple[str, int, int, int, str, str]) -> int:
     arr = np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
     path = Path(folder) / f"shard_{start:08d}.npz"
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, **{name: arr[:, j] for j, name in enumerate(COLUMNS)}, stop=np.int64(stop))
+    columns: dict[str, Any] = {name: arr[:, j] for j, name in enumerate(COLUMNS)}
+    np.savez(tmp, **columns, stop=np.int64(stop))
     os.replace(tmp, path)
     return len(rows)
 

@@ -131,7 +131,8 @@ def train(
         if v < best:
             best = v
             best_state = {k: t.clone() for k, t in net.state_dict().items()}
-    net.load_state_dict(best_state)
+    if best_state is not None:  # else no epoch and no starting point: the fresh network
+        net.load_state_dict(best_state)
     linears = [m for m in net if isinstance(m, torch.nn.Linear)]
     model = ContractModel(
         mean.astype(np.float32), std.astype(np.float32),

@@ -23,6 +23,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,11 +34,14 @@ from ..envs.policy import Policy, decide, reset_policy
 
 
 def record_games(teacher: Policy, games: int, seed: int, reward_mode: str,
-                 contracts_only: bool = False) -> dict[str, np.ndarray]:  # fmt: skip
+                 contracts_only: bool = False) -> dict[str, Any]:  # fmt: skip
     """The teacher's decisions in ``games`` random deals from ``seed`` (raw rewards; with
     ``contracts_only`` those before the first card)."""
     rng = np.random.default_rng(seed)
-    obs, masks, moves, returns = [], [], [], []
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    moves: list[int] = []
+    returns: list[float] = []
     for _ in range(games):
         game, seats = Game.random(rng), []
         reset_policy(teacher, int(rng.integers(2**31)))
@@ -53,6 +57,7 @@ def record_games(teacher: Policy, games: int, seed: int, reward_mode: str,
             moves.append(move)
             seats.append(seat)
             game.step(move)
+        assert game.result is not None  # the game is over
         reward = rewards_of(game.result, reward_mode)
         returns.extend(float(reward[s]) for s in seats)
     return {"obs": np.array(obs, np.float32), "mask": np.array(masks, bool),
@@ -113,7 +118,7 @@ def write_shards(make_teacher: TeacherFactory, teacher_spec: str, games: int, ou
     return paths
 
 
-def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict[str, np.ndarray]:
+def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict[str, Any]:
     """All shards in ``path`` as one data set for :func:`.cloning.behaviour_clone` (returns times
     ``reward_scale``); ``ValueError`` when they were recorded under another reward mode or mix
     shards of every decision with contract-only ones."""
@@ -129,7 +134,7 @@ def load_shards(path: Path, reward_mode: str, reward_scale: float = 1.0) -> dict
     if len({str(p["phases"]) if "phases" in p else PHASES[0] for p in parts}) > 1:
         raise ValueError(f"{path}: mixes shards of every decision with contract-only ones")
     keys = ["obs", "mask", "move", "return"]
-    data = {k: np.concatenate([p[k] for p in parts]) for k in keys}
+    data: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     data["return"] = data["return"] * np.float32(reward_scale)
     data["games"] = int(sum(int(p["games"]) for p in parts))
     return data

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -135,9 +136,11 @@ def game_decisions(
     if played_out:
         if not game.is_over:
             return None, "unfinished moves"
+        assert game.result is not None  # the game is over
         rewards = rewards_of(game.result, reward_mode)
     if not moves:
         return None, "no decision"
+    assert rewards is not None  # the engine's result, or the recorded one checked above
     rows = {
         "obs": np.array(obs, np.float32),
         "mask": np.array(masks, bool),
@@ -192,7 +195,7 @@ def iss_decisions(
     reward_scale: float = 1.0,
     min_rating: float = 0.0,
     progress: bool = False,
-) -> tuple[dict[str, np.ndarray], IssStats]:
+) -> tuple[dict[str, Any], IssStats]:
     """The decisions of the first ``games`` kept games of an archive as one data set for
     :func:`.cloning.behaviour_clone` (returns times ``reward_scale``), and the pass's figures."""
     stats = IssStats()
@@ -204,7 +207,7 @@ def iss_decisions(
         if len(kept) >= games:
             break
     bar.close()
-    data = _stack(kept)
+    data: dict[str, Any] = _stack(kept)
     data["return"] = data["return"] * np.float32(reward_scale)
     data["games"] = len(kept)
     return data, stats

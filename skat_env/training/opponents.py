@@ -33,11 +33,13 @@ class SelfPlaySlots:
             self.policy: NumpyPolicy | None = None
 
         def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            assert self.policy is not None, "fill the slots before play"
             return self.policy.act_batch(obs, masks)
 
         __call__ = act_batch
 
         def act(self, observation: Mapping[str, np.ndarray]) -> int:
+            assert self.policy is not None, "fill the slots before play"
             return self.policy.act(observation)
 
     def __init__(self, size: int):
@@ -117,7 +119,7 @@ def make_vec_env(
 
     if kind == "vector":
         pool, w = vector_pool(weights, policies, slots)
-        venv = VecMonitor(sb3_vec_env(n_envs, opponents=pool, weights=w, **env_kwargs))
+        venv: Any = VecMonitor(sb3_vec_env(n_envs, opponents=pool, weights=w, **env_kwargs))
     elif kind == "single":
         sampler = SingleGamePool(weights, policies, slots)
         make = lambda: Monitor(SkatSingleAgentEnv(opponents=sampler, **env_kwargs))  # noqa: E731
