@@ -149,6 +149,8 @@ def cheapest_discard(view: PlayerView) -> int:
 
 def choose_card(view: PlayerView) -> int:
     """The card to play (see the module docstring); seats become relative to the player."""
+    if view.contract is None:
+        raise ValueError(f"choose_card needs a view in the play phase, got phase {view.phase}")
     me, trick, v = view.seat, view.trick, view.voids
     played = view.played[0] | view.played[1] | view.played[2]
     unseen = FULL_DECK & ~(view.hand | played | view.skat | view.discarded | view.open_hand)

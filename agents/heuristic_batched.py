@@ -16,6 +16,7 @@ numba's on-disk cache never holds stale ones; the cache follows the source file 
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 
 import numpy as np
@@ -26,13 +27,7 @@ from skat_env.encoding.observation import LAYOUT, OBS_SIZE
 
 from . import heuristic_rules as rules
 
-try:
-    from numba import njit, types
-    from numba.cpython.unsafe.numbers import leading_zeros
-    from numba.extending import overload_method, register_jitable
-except ImportError:  # pragma: no cover - numba is the "search" extra
-    njit = None
-
+NUMBA = importlib.util.find_spec("numba") is not None  # the "search" extra
 _TABLES = (
     np.array(rules.TABLES[0], np.int64),  # [4, 6, 32]: effective suit, strength, higher, lower
     *(np.array(t, np.int64) for t in rules.TABLES[1:]),
@@ -45,6 +40,9 @@ def _compiled():
     """:func:`.heuristic_rules.decide_rows` compiled by numba (from its cache once built)."""
     global _kernel
     if _kernel is None:
+        from numba import njit, types
+        from numba.cpython.unsafe.numbers import leading_zeros
+        from numba.extending import overload_method, register_jitable
 
         @overload_method(types.Integer, "bit_count")
         def _bit_count(m):
@@ -128,14 +126,14 @@ def decide_batch(obs: np.ndarray, masks: np.ndarray, margin: float) -> np.ndarra
             f"got {obs.shape} and {masks.shape}"
         )
     fields = rows(obs, masks)
-    if njit is None:
-        out = [0] * len(obs)
-        rules.decide_rows(rules.TABLES, rules.PARAMS, margin, fields.tolist(), out)
-        out = np.array(out, np.int64)
-    else:
+    if NUMBA:
         out = np.empty(len(obs), np.int64)
         if len(obs):
             _compiled()(_TABLES, _PARAMS, float(margin), fields, out)
+    else:  # the same loop as Python, over Python ints (fast, unlike NumPy scalars)
+        moves = [0] * len(obs)
+        rules.decide_rows(rules.TABLES, rules.PARAMS, margin, fields.tolist(), moves)
+        out = np.array(moves, np.int64)
     bad = np.flatnonzero(out < 0)
     if len(bad):  # as the single-game agent, which refuses to act in these states
         raise ValueError(f"heuristic asked to act with no legal move or a finished game "

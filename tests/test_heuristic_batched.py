@@ -121,7 +121,7 @@ def test_tournament_records_do_not_depend_on_batching():
 
 def test_without_numba_the_rules_run_as_plain_python(monkeypatch):
     data = _decisions(5, 0.1, 0.0, seed=1)
-    monkeypatch.setattr(heuristic_batched, "njit", None)
+    monkeypatch.setattr(heuristic_batched, "NUMBA", False)
     agent = HeuristicAgent()
     np.testing.assert_array_equal(agent.act_batch(data["obs"], data["mask"]), data["move"])
 
