@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.rllib
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no telemetry from tests
 pytest.importorskip("ray.rllib")
 torch = pytest.importorskip("torch")
@@ -54,6 +55,22 @@ def test_env_uses_rllib_action_mask_keys():
     game = env.env.unwrapped.game
     assert AGENTS.index(agent) == game.to_act
     assert set(np.flatnonzero(o["action_mask"])) == set(game.legal_actions())
+
+
+@pytest.mark.parametrize("mode", ["default", "history"])
+def test_observations_are_float32_like_their_space_in_every_step(mode):
+    env = R.SkatRLlibEnv({"observation_mode": mode})
+    obs, _ = env.reset(seed=5)
+    for _ in range(40):
+        agent, o = _acting(obs)
+        assert {k: v.dtype for k, v in o.items()} == {
+            "observations": np.float32,
+            "action_mask": np.float32,
+        }
+        assert env.observation_spaces[agent].contains(o)
+        obs, _, term, _, _ = env.step({agent: int(np.flatnonzero(o["action_mask"])[0])})
+        if term["__all__"]:
+            obs, _ = env.reset()
 
 
 def test_env_counts_illegal_action_and_ends_game():
@@ -238,5 +255,7 @@ def test_ppo_config_runs_under_ray_tune(tmp_path, ray_local):
 
     run = tune.RunConfig(name="t", storage_path=str(tmp_path), stop={"training_iteration": 1},
                          verbose=0)  # fmt: skip
-    [result] = tune.Tuner("PPO", param_space=R.ppo_config(seed=0, **TINY), run_config=run).fit()
+    config = R.ppo_config(seed=0, **TINY)
+    # the class, not "PPO": the name imports every RLlib algorithm (DreamerV3 warns on import)
+    [result] = tune.Tuner(config.algo_class, param_space=config, run_config=run).fit()
     assert result.error is None and R.illegal_count(result.metrics) == 0

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.rllib
+
 pytest.importorskip("torchrl")
 torch = pytest.importorskip("torch")
 
