@@ -180,6 +180,7 @@ class EnvMachine(RuleBasedStateMachine):
 
 TestEnvMachine = EnvMachine.TestCase
 TestEnvMachine.settings = settings(max_examples=25, stateful_step_count=40, deadline=None)
+TestEnvMachine.pytestmark = [pytest.mark.slow]  # 25 examples of 40 steps: seconds
 
 
 def single_snapshot(env: SkatSingleAgentEnv) -> tuple:

@@ -101,7 +101,7 @@ def test_bundled_model_plays_a_tournament_without_torch():
     assert out.stdout.startswith("ok")
 
 
-@pytest.mark.slow
+@pytest.mark.wheel
 def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     pytest.importorskip("build")
     source = tmp_path / "src"  # a copy: setuptools' build/ cache in the repo could go stale
