@@ -22,6 +22,11 @@ def test_parse_opponents_normalises_sums_and_refuses_bad_specs():
     assert parse_opponents("random, self") == {"random": 0.5, "self": 0.5}
     assert parse_opponents("random:1,random:1,self:0") == {"random": 1.0}
     assert parse_opponents("heuristic:margin=-1:2") == {"heuristic:margin=-1": 1.0}
+    # a spec with commas of its own goes in brackets, with or without a weight
+    assert parse_opponents("[learned:margin=5,nulls=0]:1,[heuristic:margin=1]") == {
+        "learned:margin=5,nulls=0": 0.5,
+        "heuristic:margin=1": 0.5,
+    }
     for text, match in [
         ("bogus:1", "unknown agent"),
         ("heuristc:1", r"did you mean heuristic\?\); agents: random, heuristic"),
@@ -31,6 +36,7 @@ def test_parse_opponents_normalises_sums_and_refuses_bad_specs():
         ("random:0,self:0", "positive weight"),
         ("", "positive weight"),
         ("human:1", "person"),
+        ("[learned:margin=5,nulls=0:1", "unclosed"),
         ("ppo:/no/such.zip", "no model file"),
     ]:
         with pytest.raises(UsageError, match=match):

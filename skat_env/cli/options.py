@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.agents.specs import split_items
 from skat_env.envs.policy import Policy
 
 
@@ -104,11 +105,11 @@ def parse_opponents(text: str) -> dict[str, float]:
     Specs are checked with the registry now (:class:`UsageError` with its message), so a typo
     fails before any training."""
     weights: dict[str, float] = {}
-    for item in filter(None, (s.strip() for s in text.split(","))):
+    for item in spec_list(text):
         spec, weight = item, 1.0
         head, _, tail = item.rpartition(":")
         if head and _is_number(tail):
-            spec, weight = head, float(tail)
+            spec, weight = _unbracket(head), float(tail)
         if not math.isfinite(weight) or weight < 0:
             raise UsageError(f"opponent weight must be a non-negative number: {item!r}")
         if spec != "self":
@@ -125,7 +126,7 @@ def pool_members(text: str) -> list[str]:
     snapshots, ``best``: the best model so far, anything else an agent spec checked by the
     registry), in order; :class:`UsageError` for a bad spec, a weight (the pool weighs its
     members itself) or a repeat."""
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs = spec_list(text)
     if not specs:
         raise UsageError(f"an opponent pool needs at least one member, got {text!r}")
     if len(set(specs)) < len(specs):
@@ -142,6 +143,21 @@ def pool_members(text: str) -> list[str]:
 def opponent_policies(weights: dict[str, float], seed: int) -> dict[str, Any]:
     """The policy of every opponent spec in ``weights`` (``self`` is the learner's slots)."""
     return {spec: training_agent(spec, seed) for spec in weights if spec != "self"}
+
+
+def spec_list(text: str) -> list[str]:
+    """Comma-separated agent specs; a spec with commas of its own goes in brackets
+    (``[pimc:fast,worlds=2]:0.3,heuristic`` -> ``[pimc:fast,worlds=2]:0.3``, ``heuristic``)."""
+    try:
+        items = split_items(text)
+    except AgentSpecError as e:
+        raise UsageError(str(e)) from None
+    return [_unbracket(s.strip()) for s in items if s.strip()]
+
+
+def _unbracket(spec: str) -> str:
+    """``[pimc:fast,worlds=2]`` -> ``pimc:fast,worlds=2`` (other specs as they are)."""
+    return spec[1:-1] if spec.startswith("[") and spec.endswith("]") else spec
 
 
 def _is_number(text: str) -> bool:

@@ -36,6 +36,7 @@ from skat_env.cli.options import (  # noqa: E402 (after the thread setting)
     parse_dataclass,
     parse_opponents,
     pool_members,
+    spec_list,
     training_agent,
 )
 from skat_env.core.rewards import REWARD_MODES  # noqa: E402
@@ -116,7 +117,8 @@ class Args:
         "heuristic:0.7,self:0.2,random:0.1",
         OPP,
         "a fixed mix spec:weight,... (random, heuristic, self: frozen copies of the learner, or "
-        "any agent spec such as ppo:models/x.zip; weights are normalised), or a pool "
+        "any agent spec such as ppo:models/x.zip; a spec with commas in brackets: "
+        "[pimc:fast,worlds=2]:0.2; weights are normalised), or a pool "
         "pool:member,... (agent specs, self, best: the best model by the evaluations) whose mix "
         "follows the learner's results (--env vector)",
         metavar="MIX|pool:MEMBERS",
@@ -216,7 +218,7 @@ def eval_panel(args: Args) -> tuple[str, ...]:
     """The evaluation opponents (checked: :class:`UsageError` for a bad spec)."""
     pool = args.opponents.startswith(POOL)
     default = "heuristic,heuristic:margin=0.5,ppo" if pool else "random,heuristic"
-    specs = [s.strip() for s in (args.eval_panel or default).split(",") if s.strip()]
+    specs = spec_list(args.eval_panel or default)
     if not specs or len(set(specs)) < len(specs):
         raise UsageError(f"--eval-panel needs distinct agent specs, got {args.eval_panel!r}")
     for spec in specs:
