@@ -230,7 +230,6 @@ class PimcAgent(ViewAgent):
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
         self.bidder = self._make_bidder(bidder)
-        self.last_values: dict[int, float] = {}  # card -> mean utility of the last card play
 
     def _make_bidder(self, bidder: Agent | None) -> Agent | None:
         """The agent of the non-card-play decisions, or None when the search makes them."""
@@ -307,10 +306,9 @@ class PimcAgent(ViewAgent):
         return ouvert if sure else move
 
     def play_card(self, view: PlayerView) -> int:
-        """The search's card; its mean utilities stay in :attr:`last_values` (for the
-        distillation data: the player's own view of each card, higher is better)."""
+        """The search's card (near-ties to the heuristic's)."""
         rng = _key_rng(self.seed, "play", *view_key(view))
-        card, values = search.choose_card(
+        card, _ = search.choose_card(
             view,
             rng,
             self.options.card_config(view.is_declarer),
@@ -318,8 +316,6 @@ class PimcAgent(ViewAgent):
             tie_break=h.choose_card,
             weigher=self._weigher(view),
         )
-        sign = 1.0 if view.is_declarer else -1.0
-        self.last_values = {c: sign * v for c, v in values.items()}
         return card
 
     def _weigher(self, view: PlayerView) -> DeclarerInference | None:
