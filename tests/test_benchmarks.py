@@ -79,6 +79,7 @@ def test_bench_soak__plays_every_env_and_reports_rate_and_memory(capsys):
     assert "games/s" in out and "MiB" in out
 
 
+@pytest.mark.slow
 def test_bench_train__prints_both_paths_and_their_ratio(capsys):
     pytest.importorskip("sb3_contrib")
     import bench_train

@@ -123,6 +123,7 @@ def test_a_policy_object_or_function_plays_the_same_games_as_its_spec():
     assert local["rating"]["sf_margin"] < -20  # the first legal move loses heavily
 
 
+@pytest.mark.slow
 def test_the_ray_path_on_a_local_cluster_gives_the_serial_figures():
     ray = pytest.importorskip("ray")
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths are limited

@@ -186,6 +186,7 @@ def test_max_minutes_bounds_the_cloning_and_timesteps_cap_it(in_tmp, capsys, mon
     assert 0 < stats["games"] < 100000 and stats["epochs"] < 50  # both cut by the budget
 
 
+@pytest.mark.slow
 def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
     in_tmp, capsys, monkeypatch
 ):

@@ -43,6 +43,7 @@ def play_out(client: TestClient, answer: dict, rng: random.Random) -> None:
         answer = r.json()
 
 
+@pytest.mark.slow
 def test_kept_games_with_search_players_stay_under_the_ceiling() -> None:
     srv = SkatServer(["pimc:fast", "pimc:fast"], max_games=GAMES, seed=1, agent_workers=WORKERS)
     client = TestClient(create_app(srv))
