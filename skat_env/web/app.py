@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -51,6 +51,7 @@ from .limits import (
 )
 from .records import RecordFileError, WatchRecord, parse_records
 from .state import completed_trick, discard_visible, event, snapshot
+from .tables import Tables
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 256  # games kept in memory; the least recently used is evicted beyond this
@@ -136,6 +137,8 @@ class SkatServer:
         seed: int | None = None,
         upload_budget: int = UPLOAD_BUDGET_BYTES,
         agent_workers: int = AGENT_WORKERS,
+        table_pace: float = 0.7,
+        table_records: str | Path | None = None,
     ):
         self.opponents = list(opponents)
         # Agent moves run in a bounded pool: a slow search waits there, not in the threads
@@ -153,6 +156,9 @@ class SkatServer:
             self.preloaded[f"p{i}"] = rec
         self._rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
+        self.rooms = Tables(
+            self._make, self._decide, self.movers.submit, self.allowed, table_pace, table_records
+        )
 
     def _seed(self) -> int:
         with self._rng_lock:
@@ -253,8 +259,7 @@ class SkatServer:
             seat, phase = game.to_act, game.phase
             agent = table.agents[seat]
             start = time.perf_counter()
-            self._lend_tables(agent)
-            move = decide(agent, game, seat)
+            move = self._decide(agent, game, seat)
             think_ms = round(1000 * (time.perf_counter() - start))
             try:
                 game.step(move)
@@ -281,6 +286,10 @@ class SkatServer:
                     return proto
                 self._prototypes[spec] = proto
         return copy.deepcopy(proto)  # shares the prototype's solver, replaced per move
+
+    def _decide(self, agent: Agent, game: Game, seat: int) -> int:
+        self._lend_tables(agent)
+        return decide(agent, game, seat)
 
     def _lend_tables(self, agent: Agent) -> None:
         """Give a search player this thread's solver for its move: its transposition table
@@ -502,6 +511,28 @@ def _parse(raw: bytes) -> dict[str, Any]:
     return data
 
 
+async def _table_stream(rooms: Tables, tid: str, token: str, request: Request) -> Any:
+    """Server-sent events: the seat's view each time the table changes (polled every 50 ms,
+    a comment line every 15 s keeps proxies from closing a quiet stream); the stream ends
+    when the seat is left or the table is gone."""
+    seen, quiet = -1, time.monotonic()
+    while not await request.is_disconnected():
+        try:
+            version = rooms.get(tid).version
+            if version != seen:
+                view = await run_in_threadpool(rooms.view, tid, token)
+                seen = view["version"]
+                quiet = time.monotonic()
+                yield f"data: {json.dumps(view)}\n\n"
+        except ApiError as e:
+            yield f"event: gone\ndata: {json.dumps(e.body())}\n\n"
+            return
+        if time.monotonic() - quiet > 15:
+            quiet = time.monotonic()
+            yield ": still here\n\n"
+        await asyncio.sleep(0.05)
+
+
 def create_app(server: SkatServer | None = None) -> FastAPI:
     """The FastAPI app serving the page and the JSON API of ``server``."""
     srv = server or SkatServer()
@@ -565,6 +596,34 @@ def create_app(server: SkatServer | None = None) -> FastAPI:
         text = srv.record(gid)
         headers = {"Content-Disposition": f'attachment; filename="skat-{gid}.jsonl"'}
         return Response(text, media_type="application/x-ndjson", headers=headers)
+
+    @app.post("/api/tables")
+    async def open_table(request: Request) -> JSONResponse:
+        return await _post(request, srv.rooms.open)
+
+    @app.post("/api/tables/{tid}/{action}")
+    async def table_action(tid: str, action: str, request: Request) -> JSONResponse:
+        rooms = srv.rooms
+        actions = {"join": rooms.join, "start": rooms.start, "moves": rooms.move}
+        actions["leave"] = rooms.leave
+        if action not in actions:
+            raise ApiError(404, f"no table action {action!r}", "not_found")
+        return await _post(request, actions[action], tid)
+
+    @app.get("/api/tables/{tid}")
+    def table_view(tid: str, token: str = "") -> JSONResponse:
+        return JSONResponse(srv.rooms.view(tid, token))
+
+    @app.get("/api/tables/{tid}/events")
+    async def table_events(tid: str, request: Request, token: str = "") -> StreamingResponse:
+        srv.rooms.view(tid, token)  # 404 or 403 before the stream starts
+        stream = _table_stream(srv.rooms, tid, token, request)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+    @app.get("/api/agents/stats")
+    def agent_stats() -> JSONResponse:
+        return JSONResponse(srv.rooms.agent_stats())
 
     @app.get("/api/records")
     def records() -> JSONResponse:

@@ -27,7 +27,7 @@ ERROR_CODES = frozenset(
     bad_view bad_step bad_upload not_utf8 too_large upload_too_large record_file
     game_unknown game_expired upload_unknown upload_expired record_unknown stale
     not_your_turn your_turn game_over record_not_over illegal_move agent_illegal
-    not_found internal""".split()
+    not_found internal table_unknown seat_taken not_seated game_on""".split()
 )
 
 
