@@ -1,8 +1,8 @@
 """Load test of the web server: N simulated players play whole games through the API.
 
     python benchmarks/bench_web_load.py [--players 32] [--seconds 60]
-        [--opponents heuristic heuristic] [--think-ms 0] [--uploads 2] [--upload-mb 19]
-        [--json FILE]
+        [--opponents heuristic heuristic] [--agent-workers 4] [--think-ms 0] [--uploads 2]
+        [--upload-mb 19] [--json FILE]
 
 Starts the real server (``python -m skat_env.web``) on 127.0.0.1 in its own process, then
 ``--players`` threads each play games for ``--seconds``: a new game, random legal moves
@@ -125,8 +125,9 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000)[int(q * 1000) - 1] if len(values) > 1 else values[0]
 
 
-def start_server(port: int, opponents: list[str]) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "skat_env.web", "--port", str(port), "--opponents", *opponents]
+def start_server(port: int, opponents: list[str], workers: int) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "skat_env.web", "--port", str(port), "--opponents", *opponents,
+           "--agent-workers", str(workers)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while True:
@@ -141,7 +142,7 @@ def start_server(port: int, opponents: list[str]) -> subprocess.Popen:
 
 def run(args: argparse.Namespace) -> dict:
     port = free_port()
-    proc = start_server(port, args.opponents)
+    proc = start_server(port, args.opponents, args.agent_workers)
     try:
         warm = Stats()  # one game first: imports and agents are loaded before timing
         player(port, warm, args.opponents, time.monotonic() + 0.5, 10**6, 0)
@@ -165,6 +166,7 @@ def run(args: argparse.Namespace) -> dict:
             "players": args.players,
             "seconds": round(elapsed, 1),
             "opponents": args.opponents,
+            "agent_workers": args.agent_workers,
             "think_ms": args.think_ms,
             "games": stats.games,
             "games_per_s": round(stats.games / elapsed, 2),
@@ -227,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=32)
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--opponents", nargs=2, default=["heuristic", "heuristic"])
+    ap.add_argument("--agent-workers", type=int, default=4, help="the server's agent pool")
     ap.add_argument("--think-ms", type=float, default=0, help="pause before each human move")
     ap.add_argument("--uploads", type=int, default=2)
     ap.add_argument("--upload-mb", type=float, default=19)
