@@ -34,7 +34,6 @@ from .encoding.view import player_view
 from .envs.policy import batchable, decide, notify_game_over
 
 FAMILIES = ("suit", "grand", "null")
-PROGRESS_MIN_GAMES = 200  # show a progress bar from this many games on
 
 
 class EvaluationError(ValueError):
@@ -368,7 +367,8 @@ def evaluate(
     and its ``sf_ci95``), ``comparisons`` (per pair: per-deal Seeger-Fabian difference with
     interval), ``timing``, and the game ``records`` if ``keep_games``. Identical for any
     ``workers`` with the same ``seed``. ``report(game, labels_by_seat)`` sees every
-    finished game (single worker only).
+    finished game (single worker only). ``progress``: a bar over the games when stderr is a
+    terminal.
     """
     built = validate(agents, deals, workers)
     labels = agent_labels(agents)
@@ -432,12 +432,13 @@ def _parallel(specs, labels, deals, seed, duplicate, workers, bar, per_deal) -> 
     return [r for part in results for r in part]
 
 
-def _progress_bar(total: int):
-    if total < PROGRESS_MIN_GAMES:
+def _progress_bar(total: int) -> Any:
+    """A bar over the games on a terminal (none when stderr is not one, or without tqdm)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm comes with the eval extra
         return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="game", desc="evaluating", file=sys.stderr)
+    return tqdm(total=total, unit="game", desc="evaluating", file=sys.stderr, disable=None)
 
 
 # ----------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ table, the JSON with the command and the plot, output files that never overwrite
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +90,26 @@ def test_a_missing_output_folder_is_refused_not_created(tmp_path, capsys):
     code = evaluate.main(["--agents", "random", "random", "random", "--json", str(target)])
     assert code == 2 and "does not exist" in capsys.readouterr().err
     assert not target.parent.exists()
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    ("tty", "flags", "bar"),
+    [(True, [], True), (True, ["--no-progress"], False), (False, [], False)],
+)
+def test_any_tournament_shows_progress_on_a_terminal(tty, flags, bar, monkeypatch, tmp_path):
+    stderr = _Stream(tty)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    argv = ["--agents", "random", "heuristic", "heuristic", "--deals", "2", "--no-plot",
+            "--json", str(tmp_path / "r.json"), *flags]  # fmt: skip
+    assert evaluate.main(argv) == 0
+    done = re.search(r"evaluating: 100%.* (\d+)/\1 ", stderr.getvalue())
+    assert bool(done) == bar, stderr.getvalue()
