@@ -4,6 +4,8 @@
 # multi-GB GPU build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "setup: .venv with skat-env (editable) and the extras train, eval, test, search, web," \
+    "openspiel (torch CPU included; about 2 GB the first time)"
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q "torch==2.13.0"

@@ -5,6 +5,13 @@
 # to the CPU build available on these machines (a bare `torch` pulls a multi-GB GPU build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -x .venv-rllib/bin/python ]; then
+    echo "setup_rllib: updating .venv-rllib (Ray RLlib, TorchRL, torch CPU; about 2 GB)"
+else
+    echo "setup_rllib: creating .venv-rllib, a second environment of about 2 GB (torch CPU," \
+        "Ray RLlib, TorchRL, skat-env editable) for the RLlib and TorchRL tests: RLlib pins its" \
+        "own Gymnasium, so it cannot share .venv. This takes a few minutes, once."
+fi
 python3 -m venv .venv-rllib
 .venv-rllib/bin/pip install -q --upgrade pip
 .venv-rllib/bin/pip install -q "torch==2.13.0"

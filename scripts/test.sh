@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Set everything up and run every test: the main suite in .venv, then the Ray RLlib / TorchRL
-# tests in their own environment .venv-rllib (RLlib pins an older Gymnasium).
+# Set everything up and run every test, all tiers (slow, browser, wheel, RLlib), the slowest
+# twenty listed, and the type check: the main suite in .venv, then the Ray RLlib / TorchRL tests
+# in their own environment .venv-rllib (RLlib pins an older Gymnasium).
+# The fast tier alone (under a minute): .venv/bin/python -m pytest --fast
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=1 RAY_USAGE_STATS_ENABLED=0
 bash scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/python -m pytest
+bash scripts/typecheck.sh
+.venv/bin/python -m pytest --durations=20
 bash scripts/test_wheel.sh  # the built wheel in a fresh venv outside the repo, without torch
 if bash scripts/setup_rllib.sh; then
-    .venv-rllib/bin/python -m pytest -p no:cacheprovider tests/test_rllib.py \
+    .venv-rllib/bin/python -m pytest -p no:cacheprovider --durations=10 tests/test_rllib.py \
         tests/test_torchrl.py tests/test_masked_mlp.py tests/test_rllib_agent.py
 else
     echo "WARNING: could not install Ray RLlib / TorchRL into .venv-rllib; their tests did not run" >&2
