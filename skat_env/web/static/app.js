@@ -246,6 +246,7 @@ const watch = { rid: null, step: 0, steps: 0, data: null, records: new Map(), to
 
 // A context says who sits where: display names per seat and the human's seat (-1: none).
 function playContext() {
+  if (atTable()) return { names: tableNames(), you: play.seat };
   const names = [0, 1, 2].map((s) => {
     const spec = play.agents[s];
     if (spec === null) return t("you");
@@ -638,6 +639,11 @@ async function send(move) {
   play.busy = true;
   renderPlay(); // no move can be offered twice while this one is on its way
   try {
+    if (atTable()) {
+      const body = { token: friends.token, move, moves_played: play.state.moves_played };
+      adoptTable(await api("POST", `/api/tables/${friends.id}/moves`, body));
+      return true;
+    }
     const body = { move, moves_played: play.state.moves_played, run_agents: false };
     const resp = await api("POST", `/api/games/${play.id}/moves`, body);
     await showEvents(resp.events, 0, resp.state);
@@ -653,7 +659,8 @@ async function send(move) {
 async function failed(e) {
   stopThinking();
   play.busy = false;
-  if (e.status === 409 && play.id) await reload(); // another tab moved: show the game as it is
+  if (e.status === 409 && atTable()) await refreshTable();
+  else if (e.status === 409 && play.id) await reload(); // another tab moved: show the game as it is
   serverError(e);
 }
 
@@ -727,6 +734,7 @@ function adopt(resp) {
 
 async function newGame() {
   if (play.busy) return;
+  if (atTable()) await leaveTable();
   const stored = sessionStorage.getItem("skat-round");
   const body = { opponents: [$("opp-1").value, $("opp-2").value], run_agents: false };
   // The first game of a tab gets a random dealer from the server; then the deal moves on.
@@ -766,6 +774,13 @@ async function resumeOrStart() {
 }
 
 function showEnd() {
+  if (atTable()) {
+    const again = button(t("btn.next"), startTable, "primary");
+    again.id = "next-game";
+    renderEnd(play.state, playContext(), [0, 1, 2], [again]);
+    loadStats();
+    return;
+  }
   recordScore();
   const next = button(t("btn.next"), newGame, "primary");
   next.id = "next-game";
@@ -775,6 +790,156 @@ function showEnd() {
   dl.setAttribute("download", `skat-${play.id}.jsonl`);
   const order = [0, 1, 2].map((p) => play.players.indexOf(p)); // as the score list: you first
   renderEnd(play.state, playContext(), order, [next, dl]);
+}
+
+// --- tables for friends -------------------------------------------------------------------
+// A table's views come from the server as events (one per change); moves go to the table.
+const friends = { id: params.get("table"), token: null, source: null, view: null };
+const atTable = () => friends.token !== null;
+
+function tableNames() {
+  return friends.view.seats.map((p) => (p.you ? t("you") : p.person ? p.name : agentName(p.spec)));
+}
+
+function renderFriends() {
+  const box = $("friends-body");
+  box.innerHTML = "";
+  if (!atTable()) {
+    const name = el("input");
+    name.id = "friend-name";
+    name.value = localStorage.getItem("skat-name") || "";
+    name.placeholder = t("fr.name");
+    name.setAttribute("aria-label", t("fr.name"));
+    box.appendChild(name);
+    if (friends.id) box.appendChild(el("p", "note", t("fr.invited")));
+    const go = friends.id ? button(t("fr.join"), () => joinTable(name.value), "primary") : button(t("fr.open"), () => openTable(name.value));
+    go.id = friends.id ? "join-table" : "open-table";
+    box.appendChild(go);
+    return;
+  }
+  box.appendChild(el("p", "", t("fr.link")));
+  const link = el("input");
+  link.id = "table-link";
+  link.readOnly = true;
+  link.value = `${location.origin}${location.pathname}?table=${friends.id}`;
+  box.appendChild(link);
+  const seats = el("ul", "seats");
+  tableNames().forEach((n) => seats.appendChild(el("li", "", n)));
+  box.appendChild(seats);
+  const state = friends.view.state;
+  if (!state || state.result) {
+    const start = button(t("fr.start"), startTable, "primary");
+    start.id = "start-table";
+    box.appendChild(start);
+    box.appendChild(el("p", "note", t("fr.waiting")));
+  }
+  const leave = button(t("fr.leave"), leaveTable);
+  leave.id = "leave-table";
+  box.appendChild(leave);
+}
+
+async function tableCall(action, body) {
+  try {
+    return await api("POST", friends.token === null && action !== "join" ? "/api/tables" : `/api/tables/${friends.id}/${action}`, body);
+  } catch (e) {
+    serverError(e);
+    return null;
+  }
+}
+
+async function openTable(name) {
+  localStorage.setItem("skat-name", name);
+  const resp = await tableCall("open", { name, opponents: [$("opp-1").value, $("opp-2").value] });
+  if (resp) sitDown(resp);
+}
+
+async function joinTable(name) {
+  localStorage.setItem("skat-name", name);
+  const resp = await tableCall("join", { name });
+  if (resp) sitDown(resp);
+}
+
+async function startTable() {
+  const resp = await tableCall("start", { token: friends.token });
+  if (resp) adoptTable(resp);
+}
+
+function sitDown(resp) {
+  friends.id = resp.table_id;
+  friends.token = resp.token;
+  sessionStorage.setItem(`skat-table-${friends.id}`, friends.token);
+  const url = new URL(location.href);
+  url.searchParams.set("table", friends.id);
+  history.replaceState(null, "", url);
+  adoptTable(resp);
+  friends.source?.close();
+  friends.source = new EventSource(`/api/tables/${friends.id}/events?token=${encodeURIComponent(friends.token)}`);
+  friends.source.onmessage = (e) => adoptTable(JSON.parse(e.data));
+  friends.source.addEventListener("gone", () => standUp());
+}
+
+function adoptTable(view) {
+  if (friends.view && friends.view.table_id === view.table_id && view.version < friends.view.version) return;
+  friends.view = view;
+  play.seat = view.seat;
+  play.state = view.state;
+  play.busy = false;
+  renderFriends();
+  if (view.state) renderPlay();
+  else {
+    for (const id of ["seat-left", "seat-right", "seat-bottom", "trick", "skat", "centre-note", "log", "actions"]) $(id).innerHTML = "";
+    $("end-panel").classList.add("hidden");
+    status(t("fr.waiting"));
+  }
+}
+
+async function refreshTable() {
+  try {
+    adoptTable(await api("GET", `/api/tables/${friends.id}?token=${encodeURIComponent(friends.token)}`));
+  } catch (e) {
+    standUp();
+  }
+}
+
+function standUp() {
+  // Off the table: the seat is an agent's now; back to games against agents.
+  friends.source?.close();
+  sessionStorage.removeItem(`skat-table-${friends.id}`);
+  Object.assign(friends, { id: null, token: null, source: null, view: null });
+  const url = new URL(location.href);
+  url.searchParams.delete("table");
+  history.replaceState(null, "", url);
+  play.state = null;
+  renderFriends();
+}
+
+async function leaveTable() {
+  await tableCall("leave", { token: friends.token });
+  standUp();
+  if (mode === "play") await resumeOrStart();
+}
+
+async function loadStats() {
+  const box = $("agent-stats");
+  try {
+    const rows = await api("GET", "/api/agents/stats");
+    box.innerHTML = "";
+    if (!rows.length) box.appendChild(el("p", "note", t("stats.empty")));
+    for (const r of rows) box.appendChild(el("p", "stat", t("stats.row", { agent: agentName(r.agent), n: r.games, sf: signed(r.sf_per_game) })));
+  } catch (e) {
+    box.textContent = errorText(e);
+  }
+}
+
+async function resumeTable() {
+  const token = sessionStorage.getItem(`skat-table-${friends.id}`);
+  if (!token) return;
+  try {
+    const view = await api("GET", `/api/tables/${friends.id}?token=${encodeURIComponent(token)}`);
+    sitDown({ ...view, token });
+  } catch (e) {
+    sessionStorage.removeItem(`skat-table-${friends.id}`);
+  }
 }
 
 // --- the score list over this browser tab -----------------------------------------------
@@ -1046,7 +1211,7 @@ function setMode(m) {
     $("rules").innerHTML = rulesHtml();
   } else if (m === "play") {
     if (play.state) renderPlay();
-    else if (!play.busy) resumeOrStart();
+    else if (!play.busy && !friends.id) resumeOrStart();
   } else {
     $("actions").innerHTML = "";
     if (watch.data) renderWatch();
@@ -1076,6 +1241,8 @@ function applyStatic() {
 function redraw() {
   applyStatic();
   renderScores();
+  renderFriends();
+  loadStats();
   renderRecordList();
   setMode(mode);
 }
@@ -1137,6 +1304,9 @@ async function init() {
   }
   addRecords(config.records);
   renderScores();
+  renderFriends();
+  loadStats();
+  if (friends.id) await resumeTable();
   const start = params.get("mode");
   setMode(["watch", "rules"].includes(start) ? start : "play");
 }
