@@ -42,6 +42,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p.add_argument("--max-games", type=int, default=256, help="games kept in memory (%(default)s)")
     p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: random)")
     p.add_argument(
+        "--table-records",
+        metavar="FILE",
+        help="append the finished games of tables with people to FILE (JSON lines)",
+    )
+    p.add_argument(
         "--agent-workers",
         type=int,
         default=4,
@@ -93,7 +98,12 @@ def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     return SkatServer(
-        args.opponents, records, args.max_games, args.seed, agent_workers=args.agent_workers
+        args.opponents,
+        records,
+        args.max_games,
+        args.seed,
+        agent_workers=args.agent_workers,
+        table_records=args.table_records,
     )
 
 
