@@ -123,6 +123,8 @@ def test_two_browsers_play_one_table() -> None:
         ann.wait_for_selector(
             "#friends li:has-text('Ben')"
         )  # Ben's seat reached Ann as it happened
+        ben.reload()  # a reload keeps the seat
+        ben.wait_for_selector("#leave-table")
         ann.click("#start-table")
         rng, seen = random.Random(2), set()
         for _ in range(300):
