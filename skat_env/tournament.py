@@ -61,7 +61,7 @@ def seatings(labels: Sequence[str], duplicate: bool = True) -> list[tuple[int, i
         key = tuple(labels[i] for i in perm)
         if key not in seen:
             seen.add(key)
-            out.append(perm)
+            out.append((perm[0], perm[1], perm[2]))
     return out
 
 
@@ -96,12 +96,13 @@ def _family(contract: str) -> str:
 
 def _record(deal: int, k: int, seating: Sequence[int], game: Game) -> dict:
     r = game.result
+    assert r is not None  # the game is over
     rec = {"deal": deal, "seating": k, "agents": list(seating), "passed_in": r.passed_in}
     if not r.passed_in:
         rec.update(
             declarer=r.declarer,
             contract=r.contract,
-            family=_family(r.contract),
+            family=_family(r.contract or ""),
             won=r.won,
             overbid=r.overbid,
             game_value=r.game_value,
@@ -376,7 +377,7 @@ def evaluate(
         a if isinstance(a, str) else b for a, b in zip(agents, built, strict=True)
     ]
     if workers == 1:
-        specs = built
+        specs = list(built)
     arrangements = seatings(labels, duplicate)
     total = deals * len(arrangements)
     bar = _progress_bar(total) if progress and not any(a.interactive for a in built) else None
@@ -523,4 +524,5 @@ def describe_game(game: Game, labels: Sequence[str]) -> str:
     """The score sheet of a finished game, for people playing."""
     from .envs.render import describe_result
 
+    assert game.result is not None, "the game is not over"
     return describe_result(game.result, labels)
