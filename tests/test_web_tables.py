@@ -102,6 +102,7 @@ def test_moves_reach_the_other_seat_as_events(server: SkatServer) -> None:
         assert gone == ["event: gone"]
 
 
+@pytest.mark.browser
 def test_two_browsers_play_one_table() -> None:
     """Ann opens a table, Ben joins by its link in another browser; they play one game
     against an agent by clicks, each page showing only its own hand; Ben leaves and an
