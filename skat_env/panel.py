@@ -41,7 +41,15 @@ import numpy as np
 from skat_env.agents.base import Agent
 from skat_env.agents.registry import AgentSpecError, make_agent
 
-from .envs.policy import as_policy, batchable, batched, reset_policy
+from .envs.policy import (
+    as_policy,
+    batchable,
+    batched,
+    pass_game_over,
+    reset_policy,
+    sees_everything,
+    view_hook,
+)
 from .tournament import per_deal_sf, play_deals, seatings, summarise
 
 #: the two line-ups: who sits in the three seats (the policy alone, or two copies of it)
@@ -106,8 +114,8 @@ class PolicyAgent(Agent):
         self.policy = as_policy(policy)
         self.name = name
         self.deterministic = batchable(self.policy)
-        self.perfect_information = bool(getattr(self.policy, "perfect_information", False))
-        self.act_view = getattr(self.policy, "act_view", None)
+        self.perfect_information = sees_everything(self.policy)
+        self.act_view = view_hook(self.policy)
 
     def act(self, observation: Any) -> int:
         return int(self.policy.act(observation))
@@ -122,9 +130,7 @@ class PolicyAgent(Agent):
         reset_policy(self.policy, seed)
 
     def game_over(self, observation: Any) -> None:
-        hook = getattr(self.policy, "game_over", None)
-        if callable(hook):
-            hook(observation)
+        pass_game_over(self.policy, observation)
 
 
 def policy_agent(policy: Any, name: str | None = None) -> tuple[str | Agent, str]:

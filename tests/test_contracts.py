@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat_env.training import contract_data as cd
 from skat_env.agents.contract_model import (
     HAND_FEATURES,
     HEADS,
@@ -22,7 +21,6 @@ from skat_env.agents.contract_model import (
     load_default,
     matadors_of,
 )
-from skat_env.training.contract_train import calibration, inputs, targets, train, widened
 from skat_env.agents.heuristic import HeuristicAgent
 from skat_env.cli import contracts as cli
 from skat_env.core.cards import parse_cards
@@ -30,6 +28,8 @@ from skat_env.core.game import SKAT, Game
 from skat_env.core.scoring import matadors
 from skat_env.core.tables import BID_VALUES
 from skat_env.encoding.view import player_view
+from skat_env.training import contract_data as cd
+from skat_env.training.contract_train import calibration, inputs, targets, train, widened
 
 hands = st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True)
 

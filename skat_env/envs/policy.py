@@ -171,6 +171,23 @@ def reset_policy(policy: Any, seed: int | None) -> None:
         reset(seed)
 
 
+def sees_everything(policy: Any) -> bool:
+    """Whether the policy is flagged ``perfect_information`` (decided by ``act_game``)."""
+    return bool(getattr(policy, "perfect_information", False))
+
+
+def view_hook(policy: Any) -> Callable[[PlayerView], int] | None:
+    """The policy's ``act_view`` hook, or None when it decides from observations."""
+    return getattr(policy, "act_view", None)
+
+
+def pass_game_over(policy: Any, observation: Observation) -> None:
+    """Give a final observation to the policy's ``game_over`` hook, if it has one."""
+    hook = getattr(policy, "game_over", None)
+    if callable(hook):
+        hook(observation)
+
+
 def notify_game_over(policy: Any, game: Game, seat: int) -> None:
     """Give ``seat``'s final observation to the policy's ``game_over`` hook; nothing is
     encoded for a policy without one (or with the default, which does nothing)."""
@@ -213,9 +230,9 @@ def decide(policy: Any, game: Game, seat: int) -> int:
     view directly (the default observation's information, without the encode/decode round
     trip); the others get the observation dict. A policy flagged ``perfect_information``
     (a benchmark bound, not a fair player) gets the whole game through ``act_game``."""
-    if getattr(policy, "perfect_information", False):
+    if sees_everything(policy):
         return int(policy.act_game(game, seat))
-    act_view = getattr(policy, "act_view", None)
+    act_view = view_hook(policy)
     if act_view is not None:
         return int(act_view(without_history(player_view(game, seat))))
     return int(policy.act(LazyObservation(game, seat)))
