@@ -167,3 +167,27 @@ def _serve(browser_tests, srv: SkatServer) -> str:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     return f"http://127.0.0.1:{config.port}"
+
+
+def test_a_page_that_goes_hands_its_seat_to_an_agent(tmp_path) -> None:
+    """When a seat's last event stream closes (the tab is closed), an agent takes the seat
+    after the grace period; a page that comes back within it (a reload) keeps the seat."""
+    server = SkatServer(["random", "random"], table_pace=0, seat_grace=0.3)
+    client = TestClient(create_app(server))
+    ann = client.post("/api/tables", json={"name": "Ann"}).json()
+    tid, token = ann["table_id"], ann["token"]
+    events = f"/api/tables/{tid}/events"
+
+    def first_event() -> None:
+        with client.stream("GET", events, params={"token": token}) as r:
+            next(line for line in r.iter_lines() if line.startswith("data: "))
+
+    first_event()  # a reload: the stream closes and another opens within the grace period
+    first_event()
+    time.sleep(0.1)
+    assert client.get(f"/api/tables/{tid}", params={"token": token}).status_code == 200
+    deadline = time.monotonic() + 5
+    while client.get(f"/api/tables/{tid}", params={"token": token}).status_code == 200:
+        assert time.monotonic() < deadline, "the seat was not handed to an agent"
+        time.sleep(0.05)
+    assert not server.rooms.get(tid).seats[0].token  # nobody holds it: an agent plays it

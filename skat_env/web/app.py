@@ -139,6 +139,7 @@ class SkatServer:
         agent_workers: int = AGENT_WORKERS,
         table_pace: float = 0.7,
         table_records: str | Path | None = None,
+        seat_grace: float = 30.0,
     ):
         self.opponents = list(opponents)
         # Agent moves run in a bounded pool: a slow search waits there, not in the threads
@@ -157,7 +158,13 @@ class SkatServer:
         self._rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
         self.rooms = Tables(
-            self._make, self._decide, self.movers.submit, self.allowed, table_pace, table_records
+            self._make,
+            self._decide,
+            self.movers.submit,
+            self.allowed,
+            table_pace,
+            table_records,
+            grace=seat_grace,
         )
 
     def _seed(self) -> int:
@@ -514,23 +521,32 @@ def _parse(raw: bytes) -> dict[str, Any]:
 async def _table_stream(rooms: Tables, tid: str, token: str, request: Request) -> Any:
     """Server-sent events: the seat's view each time the table changes (polled every 50 ms,
     a comment line every 15 s keeps proxies from closing a quiet stream); the stream ends
-    when the seat is left or the table is gone."""
+    when the seat is left or the table is gone. While a stream is open the seat's person
+    counts as present (:meth:`Tables.unwatch`)."""
     seen, quiet = -1, time.monotonic()
-    while not await request.is_disconnected():
-        try:
-            version = rooms.get(tid).version
-            if version != seen:
-                view = await run_in_threadpool(rooms.view, tid, token)
-                seen = view["version"]
+    try:
+        rooms.watch(tid, token)
+    except ApiError as e:  # left between the check and the stream's start
+        yield f"event: gone\ndata: {json.dumps(e.body())}\n\n"
+        return
+    try:
+        while not await request.is_disconnected():
+            try:
+                version = rooms.get(tid).version
+                if version != seen:
+                    view = await run_in_threadpool(rooms.view, tid, token)
+                    seen = view["version"]
+                    quiet = time.monotonic()
+                    yield f"data: {json.dumps(view)}\n\n"
+            except ApiError as e:
+                yield f"event: gone\ndata: {json.dumps(e.body())}\n\n"
+                return
+            if time.monotonic() - quiet > 15:
                 quiet = time.monotonic()
-                yield f"data: {json.dumps(view)}\n\n"
-        except ApiError as e:
-            yield f"event: gone\ndata: {json.dumps(e.body())}\n\n"
-            return
-        if time.monotonic() - quiet > 15:
-            quiet = time.monotonic()
-            yield ": still here\n\n"
-        await asyncio.sleep(0.05)
+                yield ": still here\n\n"
+            await asyncio.sleep(0.05)
+    finally:
+        rooms.unwatch(tid, token)
 
 
 def create_app(server: SkatServer | None = None) -> FastAPI:

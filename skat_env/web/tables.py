@@ -6,7 +6,9 @@ holds a secret token for their seat and sees only what that seat may see
 (:func:`skat_env.web.state.snapshot`). Every change raises the table's ``version``; the
 page follows it through server-sent events (``GET /api/tables/{id}/events``). Agents move in
 the server's agent pool, ``pace`` seconds apart so that people can follow them. A person who
-leaves hands the seat to an agent. Finished games with at least one person are kept as
+leaves hands the seat to an agent, and so does one whose page has gone: when the last event
+stream of a seat closes and none reopens within ``grace`` seconds (a reload keeps the seat),
+an agent plays on. Finished games with at least one person are kept as
 records (and appended to ``records_path``), and each agent's Seeger-Fabian points in them
 are summed: how each agent fares against people.
 """
@@ -40,6 +42,7 @@ class Seat:
     spec: str
     name: str = ""  # the person's name
     token: str | None = None
+    watchers: int = 0  # open event streams of this seat's person
 
 
 @dataclass
@@ -76,6 +79,7 @@ class Tables:
         pace: float = 0.7,
         records_path: str | Path | None = None,
         max_tables: int = 256,
+        grace: float = 30.0,
     ):
         self._make = make_agent
         self._move = move
@@ -84,6 +88,7 @@ class Tables:
         self.pace = pace
         self.records_path = Path(records_path) if records_path else None
         self.max_tables = max_tables
+        self.grace = grace
         self._tables: dict[str, FriendsTable] = {}
         self._lock = threading.Lock()
         self._rng = np.random.default_rng()
@@ -129,6 +134,36 @@ class Tables:
             self._changed(table)
             self._drive(table)
         return {"left": s}
+
+    def watch(self, tid: str, token: Any) -> None:
+        """An event stream of the seat opened (its person's page is there)."""
+        table = self.get(tid)
+        with table.lock:
+            table.seats[table.seat_of(token)].watchers += 1
+
+    def unwatch(self, tid: str, token: Any) -> None:
+        """An event stream closed; when it was the seat's last, an agent takes the seat
+        unless one reopens within ``grace`` seconds."""
+        table = self._tables.get(tid)
+        if table is None:
+            return
+        with table.lock:
+            seat = next((x for x in table.seats if x.token is not None and x.token == token), None)
+            if seat is None:
+                return
+            seat.watchers -= 1
+            if seat.watchers == 0:
+                timer = threading.Timer(self.grace, self._expire, (tid, token))
+                timer.daemon = True
+                timer.start()
+
+    def _expire(self, tid: str, token: str) -> None:
+        table = self._tables.get(tid)
+        if table is None:
+            return
+        with table.lock:
+            if any(x.token == token and x.watchers == 0 for x in table.seats):
+                self.leave(tid, {"token": token})
 
     def start(self, tid: str, body: dict[str, Any]) -> dict[str, Any]:
         """Deal the next game (the first, or after one is over); the dealer moves on."""
