@@ -15,14 +15,13 @@ this package.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
 
 import numpy as np
 
 from skat_env.encoding.observation import decode, mask_to_int
 from skat_env.encoding.view import PlayerView
 from skat_env.encoding.view import without_history as observation_view
-from skat_env.envs.policy import BasePolicy
+from skat_env.envs.policy import BasePolicy, Observation
 
 
 class Agent(BasePolicy, ABC):
@@ -35,7 +34,7 @@ class Agent(BasePolicy, ABC):
     interactive: bool = False
 
     @abstractmethod
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         """A legal move id (0..120) for the observation of the player to act."""
 
     def __repr__(self) -> str:
@@ -50,7 +49,7 @@ class ViewAgent(Agent):
     the default observation does not hold) to skip the encode/decode round trip.
     """
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         return self.act_view(view_of(observation))
 
     @abstractmethod
@@ -58,12 +57,12 @@ class ViewAgent(Agent):
         """A legal move id for ``view`` (whose ``legal_mask`` is the action mask)."""
 
 
-def view_of(observation: dict[str, Any]) -> PlayerView:
+def view_of(observation: Observation) -> PlayerView:
     """The player view an observation dict encodes, with the legal set from its mask."""
     return decode(np.asarray(observation["observation"]), observation["action_mask"])
 
 
-def legal_moves(observation: dict[str, Any]) -> int:
+def legal_moves(observation: Observation) -> int:
     """Bitmask over move ids of the legal moves in an observation dict."""
     return mask_to_int(observation["action_mask"])
 

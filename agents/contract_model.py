@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -191,7 +192,7 @@ class ContractModel:
         return self.probabilities(features(kept, buried, kind, hand, position, opponents))
 
     def save(self, path: str | Path) -> None:
-        arrays = {"mean": self.mean, "std": self.std}
+        arrays: dict[str, Any] = {"mean": self.mean, "std": self.std}  # np.savez(**arrays)
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         import json

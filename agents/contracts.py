@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -165,7 +165,7 @@ class ContractDecider:
             bids = np.tile(BIDS, k * KINDS)
             u = self._utility(p[rows_b], kind[rows_b], hand[rows_b], mats[rows_b], bids)
             self._keep(key, u.reshape(k, KINDS, len(BIDS)).max(axis=1).mean(axis=0))
-        return self._cache[key]
+        return cast(np.ndarray, self._cache[key])
 
     def hand_table(self, ten: int, position: int, opp: Opponents = None) -> np.ndarray:
         """(len(HAND_VARIANTS), len(BIDS)) expected utility of each hand variant at each bid
@@ -187,7 +187,7 @@ class ContractDecider:
             u = self._utility(p[rows], kinds[rows], np.ones(len(rows), np.int64), mats, bids,
                                  sn[rows], sw[rows])  # fmt: skip
             self._keep(key, u.reshape(k, n, len(BIDS)).mean(axis=0))
-        return self._cache[key]
+        return cast(np.ndarray, self._cache[key])
 
     def value_curve(self, ten: int, position: int, opp: Opponents = None) -> np.ndarray:
         """Expected utility of winning the auction at every bid (best of hand and pickup)."""
@@ -213,7 +213,7 @@ class ContractDecider:
         key = ("discard", twelve, position, bid, opp)
         if key not in self._cache:
             self._keep(key, self.pickup_utility(twelve, position, bid, opp)[1:])
-        return self._cache[key]
+        return cast("tuple[int, int]", self._cache[key])
 
     def declaration(self, view: PlayerView) -> int:
         """The best legal declaration move for the declarer's view."""

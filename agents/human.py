@@ -12,13 +12,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TextIO
 
 from skat_env.core.cards import card_id
 from skat_env.core.game import PLAY
 from skat_env.core.moves import FIRST_BID, FIRST_DECLARATION, MOVE_INDEX, MOVE_NAMES, move_names
 from skat_env.core.tables import BID_VALUES, GRAND, points_of
 from skat_env.encoding.view import PlayerView
+from skat_env.envs.policy import Observation
 from skat_env.envs.render import (
     card_text,
     cards_text,
@@ -80,7 +81,7 @@ class HumanAgent(Agent):
     def _say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         view = view_of(observation)
         mem = self._memory.setdefault(view.seat, _Memory())
         _note_auction(mem, view)
@@ -97,7 +98,7 @@ class HumanAgent(Agent):
                 return move
             self._say(f"{line.strip()!r} is not a legal move here; try again.")
 
-    def game_over(self, observation: dict[str, Any]) -> None:
+    def game_over(self, observation: Observation) -> None:
         view = view_of(observation)
         mem = self._memory.pop(view.seat, _Memory())
         self._news(mem, view)
@@ -160,6 +161,7 @@ def _note_own_move(mem: _Memory, view: PlayerView, move: int) -> None:
 def summary(tricks: list[Trick], view: PlayerView) -> list[str]:
     """The end of a game as one seat saw it: every trick, the skat, the discards, and the
     card points, which add up to 120 when all ten tricks were played."""
+    assert view.contract is not None  # called once a contract was declared
     kind = view.contract.game
     lines = [f"trick {i}: {trick_text(t[0][0], [c for _, c in t], kind)}"
              for i, t in enumerate(tricks, 1)]  # fmt: skip

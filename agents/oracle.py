@@ -12,11 +12,12 @@ knowledge is worth in the card play alone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from skat_env.core.cards import FULL_DECK, cards_of
 from skat_env.core.game import PLAY, Game
 from skat_env.encoding.view import player_view, without_history
+from skat_env.envs.policy import Observation
 from skat_env.search import pimc as search
 from skat_env.search.solver import Solver
 from skat_env.search.worlds import World
@@ -38,7 +39,7 @@ class OracleAgent(Agent):
         self.exact_tricks = exact_tricks
         self.heuristic = h.HeuristicAgent()
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         raise TypeError(
             "the oracle sees every card, so it cannot play from an observation; it plays "
             "through act_game(game, seat), which tournaments, the learner-seat env and the "
@@ -53,7 +54,8 @@ class OracleAgent(Agent):
         legal = cards_of(view.legal_mask & FULL_DECK)
         if len(legal) == 1:
             return legal[0]
-        world = World(hands=tuple(int(x) for x in game.hands), skat=int(game.declarer_skat))
+        hands = cast("tuple[int, int, int]", tuple(int(x) for x in game.hands))
+        world = World(hands=hands, skat=int(game.declarer_skat))
         exact = 10 - sum(view.tricks) <= self.exact_tricks
         values = search.world_values(view, world, self.solver, exact)
         return search.pick_card(view, values, tie_break=h.choose_card)

@@ -42,7 +42,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any
+from typing import Any, SupportsInt, cast
 
 import numpy as np
 
@@ -161,7 +161,7 @@ def contract_scorer(opponents: tuple[int, int] | None = None) -> Scorer:
     return score
 
 
-def _key_rng(seed: int, *key: object) -> np.random.Generator:
+def _key_rng(seed: int, *key: str | SupportsInt) -> np.random.Generator:
     """A generator that depends only on the seed and ``key`` (not on call history)."""
     plain = tuple(k if isinstance(k, str) else int(k) for k in key)
     return np.random.default_rng([seed & 0xFFFFFFFF, zlib.crc32(repr(plain).encode())])
@@ -209,6 +209,7 @@ def _null_discard(twelve: int) -> tuple[int, int]:
 def best_pairs(game: int, twelve: int, bid: int, forehand: bool, n: int) -> list[int]:
     """The heuristic's ``n`` best discard pairs for ``game`` (by its contract score)."""
     pairs = [(1 << a) | (1 << b) for a, b in combinations(cards_of(twelve), 2)]
+    key: dict[int, float]
     if game == NULL:
         key = {p: -h.null_danger(twelve & ~p) for p in pairs}
     else:
@@ -386,7 +387,7 @@ class PimcAgent(ViewAgent):
                         break
                     limit = max(limit, value)
             self._cache[key] = limit
-        return self._cache[key]
+        return cast(int, self._cache[key])
 
     def hand_plan(self, view: PlayerView) -> Contract | None:
         """The hand game to play, or None to pick up the skat."""
@@ -408,7 +409,7 @@ class PimcAgent(ViewAgent):
                 if score > best_hand:
                     best_hand, plan = score, c
             self._cache[key] = plan if best_hand > best_pickup else None
-        return self._cache[key]
+        return cast("Contract | None", self._cache[key])
 
     def discard_plan(self, view: PlayerView) -> tuple[int, int]:
         """(game, discard pair) with the best expected score for the twelve cards."""
@@ -435,13 +436,13 @@ class PimcAgent(ViewAgent):
                         deals.append((tuple(hands), pair, 1.0))
                     outs = search.contract_outcomes(
                         c, view.seat, (view.dealer + 1) % 3, deals, self.solver,
-                        lambda t, c=c: hand_game_value(c, t), self._deadline,
+                        functools.partial(hand_game_value, c), self._deadline,
                     )  # fmt: skip
                     score = self._score(outs, c, view.bid)
                     if score > best[0]:
                         best = (score, g, pair)
             self._cache[key] = best[1:]
-        return self._cache[key]
+        return cast("tuple[int, int]", self._cache[key])
 
     def declaration(self, view: PlayerView) -> int:
         legal = view.legal_mask

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from skat_env.envs.policy import Observation
 from skat_env.integrations.numpy_policy import NumpyPolicy
 
 from .base import Agent
@@ -33,12 +34,15 @@ class PPOAgent(Agent):
 
     deterministic = True  # greedy on the observation alone: batched across games
 
+    #: the model file; None for a frozen copy of a live policy (:meth:`from_policy`)
+    path: Path | None
+
     def __init__(self, path: str | Path | None = None):
-        self.path = BUNDLED_MODEL if path is None else Path(path)
-        if not self.path.is_file():
-            raise FileNotFoundError(f"no model file at {str(self.path)!r}")
-        if not zipfile.is_zipfile(self.path):  # an .npz is a zip too
-            raise ValueError(f"{str(self.path)!r} is not a saved model (.zip or .npz)")
+        self.path = file = BUNDLED_MODEL if path is None else Path(path)
+        if not file.is_file():
+            raise FileNotFoundError(f"no model file at {str(file)!r}")
+        if not zipfile.is_zipfile(file):  # an .npz is a zip too
+            raise ValueError(f"{str(file)!r} is not a saved model (.zip or .npz)")
         self.name = "ppo" if path is None else f"ppo:{path}"
         self._model: Any = None
 
@@ -54,13 +58,14 @@ class PPOAgent(Agent):
     def policy(self) -> Any:
         """The :class:`~skat_env.integrations.numpy_policy.NumpyPolicy`, loaded on first use."""
         if self._model is None:
+            assert self.path is not None  # only a copy of a live policy has none, and a model
             try:
                 self._model = NumpyPolicy.load(self.path)
             except Exception as e:  # a zip that is not an sb3 model
                 raise ValueError(f"cannot load MaskablePPO model {str(self.path)!r}: {e}") from None
         return self._model
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         return self.policy.act(observation)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from skat_env.envs.policy import Observation
 from skat_env.integrations.masked_mlp import SUFFIX
 
 from .base import Agent
@@ -63,7 +64,7 @@ class RLlibAgent(Agent):
         net, self.meta = load_policy(self.path)  # ValueError for a file of another format
         return MaskedPolicy(net, deterministic=True)
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Observation) -> int:
         if self.policy is None:
             self.policy = self._load()
         return self.policy.act(observation)
