@@ -80,6 +80,7 @@ class DeclarerInference:
         kinds = np.tile(np.arange(KINDS, dtype=np.int64), n)
         u = self._rows(np.repeat(ten, KINDS), np.zeros(n * KINDS, np.int64), kinds, 1)
         u = u.reshape(n, KINDS)
+        assert self.view.contract is not None  # inferred only once a contract is declared
         return self._choice(u, u[:, self.view.contract.game])
 
     def _pickup(self, kept: np.ndarray, buried: np.ndarray) -> np.ndarray:
@@ -93,6 +94,7 @@ class DeclarerInference:
         kinds = np.broadcast_to(np.arange(KINDS)[None, :, None], (n, KINDS, np_)).ravel()
         u = self._rows(rows_kept, rows_buried, kinds.astype(np.int64), 0).reshape(n, KINDS, np_)
         actual = np.argmax(pairs == buried[:, None], axis=1)
+        assert self.view.contract is not None  # inferred only once a contract is declared
         declared = u[np.arange(n), self.view.contract.game, actual]
         return self._choice(u.reshape(n, -1), declared)
 

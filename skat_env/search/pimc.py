@@ -98,6 +98,7 @@ LATE_COST = 0.005
 def worlds_for(view: PlayerView, config: SearchConfig) -> int:
     """Worlds to solve for a card decision: as many as the budget pays for, at least one
     (the node limit bounds a world's cost), at most ``config.worlds``."""
+    assert view.contract is not None  # a card decision: the play phase has a contract
     game = view.contract.game
     family = "null" if game == NULL else "grand" if game == 4 else "suit"
     trick = sum(view.tricks)
@@ -128,6 +129,7 @@ def position_of(view: PlayerView, world: World) -> Position:
     d = view.declarer
     taken = sum(view.points)
     tricks = sum(view.tricks)
+    assert view.contract is not None  # the play phase has a contract
     game = view.contract.game
     skat_points = points_of(world.skat) if game != NULL else 0
     return Position(
@@ -175,6 +177,7 @@ def _world_values(
     the other outcome (players who cannot see the cards may still turn it): the declarer
     prefers the safe line where he wins anyway and, like a defender, keeps a lost game close."""
     c, d = view.contract, view.declarer
+    assert c is not None  # the play phase has a contract
     twelve = world.hands[d] | view.played[d] | world.skat
     pos = position_of(view, world)
     if c.game == NULL:
@@ -370,6 +373,7 @@ def expected_score(
 
     total = weight = 0.0
     for o in outcomes:
+        sf: float
         if o.value < bid:
             base = o.value if contract.game == NULL else BASE_VALUES[contract.game]
             lost = -(-bid // base) * base

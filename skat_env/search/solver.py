@@ -14,6 +14,7 @@ game, which can exceed what an early-ended game records.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -35,7 +36,7 @@ def _layouts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
     pts = np.zeros((NUM_GAMES, NUM_CARDS + 4 * 256), dtype=np.int64)  # cards, then bytes
     for g in range(NUM_GAMES):
         es, st = EFFECTIVE_SUIT[g], STRENGTH[g]
-        order = sorted(range(NUM_CARDS), key=lambda c, es=es, st=st: (es[c] == TRUMP, es[c], st[c]))
+        order = sorted(range(NUM_CARDS), key=lambda c: (es[c] == TRUMP, es[c], st[c]))
         for k, card in enumerate(order):
             to_layout[g, card] = k
             to_card[g, k] = card
@@ -342,7 +343,10 @@ class Solver:
             raise PositionError("reaches_tricks is for suit and grand games; use null_safe")
         if not _is_int(tricks):
             raise ValueError(f"tricks must be an int number of tricks, got {tricks!r}")
-        return self._reach(pos, K.MODE_TRICKS_MAX, int(tricks) - pos.declarer_tricks, False)
+        # no node limit: the search always finishes (a bool, never None)
+        return cast(
+            bool, self._reach(pos, K.MODE_TRICKS_MAX, int(tricks) - pos.declarer_tricks, False)
+        )
 
     def null_safe(
         self, pos: Position, check: bool = True, max_nodes: int | None = None
@@ -433,7 +437,7 @@ def solve(pos: Position) -> int:
 
 def reaches(pos: Position, target: int) -> bool:
     """See :meth:`Solver.reaches`."""
-    return default_solver().reaches(pos, target)
+    return cast(bool, default_solver().reaches(pos, target))  # no node limit: never None
 
 
 def reaches_tricks(pos: Position, tricks: int) -> bool:
@@ -452,7 +456,7 @@ def reaches_all_tricks(pos: Position) -> bool:
 
 def null_safe(pos: Position) -> bool:
     """See :meth:`Solver.null_safe`."""
-    return default_solver().null_safe(pos)
+    return cast(bool, default_solver().null_safe(pos))  # no node limit: never None
 
 
 def best_moves(pos: Position, target: int | None = None) -> dict[int, int]:

@@ -48,6 +48,7 @@ Actions that are not move ids (non-integer arrays, ids outside 0..120) always ra
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import cast
 
 import numpy as np
 
@@ -757,13 +758,15 @@ def result_of(s: VecState, b: int) -> Result:
     if r.passed_in[b] or r.illegal[b]:
         return Result(passed_in=bool(r.passed_in[b]))
     c = contract_of(r, b)
+    assert c is not None  # a game played (not passed in, no illegal move) has a contract
+    sf = cast("tuple[int, int, int]", tuple(int(x) for x in r.seeger_fabian[b]))
     return Result(
         passed_in=False, declarer=int(r.declarer[b]), contract=c.name(), bid=int(r.bid[b]),
         won=bool(r.won[b]), declarer_points=int(r.declarer_points[b]),
         declarer_tricks=int(r.declarer_tricks[b]), defender_points=int(r.defender_points[b]),
         matadors=int(r.matadors[b]), game_value=int(r.game_value[b]),
         overbid=bool(r.overbid[b]), schneider=bool(r.schneider[b]), schwarz=bool(r.schwarz[b]),
-        score=int(r.score[b]), seeger_fabian=tuple(int(x) for x in r.seeger_fabian[b]),
+        score=int(r.score[b]), seeger_fabian=sf,
         ended_early=bool(r.ended_early[b]),
     )  # fmt: skip
 

@@ -46,11 +46,11 @@ PREV = np.array([2, 0, 1], I64)
 BIT = np.array([1 << c for c in range(NUM_CARDS)] + [0], I64)  # BIT[NO_CARD] = 0
 CARD_POINTS_A = np.array([*CARD_POINTS, 0], I64)
 # FOLLOW33[game * 33 + led]: cards that follow `led` (0 when nothing led or no game yet).
-FOLLOW33 = np.zeros((NO_GAME + 1, NUM_CARDS + 1), I64)
+FOLLOW33: np.ndarray = np.zeros((NO_GAME + 1, NUM_CARDS + 1), I64)
 FOLLOW33[:NO_GAME, :NUM_CARDS] = FOLLOW_MASK
 FOLLOW33 = FOLLOW33.ravel()
 # VOIDBIT33[game * 33 + led]: bit of the led card's effective suit (shown void when not followed)
-VOIDBIT33 = np.zeros((NO_GAME + 1, NUM_CARDS + 1), I64)
+VOIDBIT33: np.ndarray = np.zeros((NO_GAME + 1, NUM_CARDS + 1), I64)
 VOIDBIT33[:NO_GAME, :NUM_CARDS] = 1 << np.array(EFFECTIVE_SUIT, I64)
 VOIDBIT33 = VOIDBIT33.ravel()
 # BEATS[(game * 32 + challenger) * 32 + best]: the core's trick kernel, tabulated.
@@ -91,7 +91,7 @@ PHASE_W3 = np.array([PASS_W3, SKAT_W3, 0, 0, 0, 0, 0], I64)
 
 
 # --- the auction as a finite-state machine, tabulated by running bidding.Auction ---
-def _auction_machine():
+def _auction_machine() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Enumerate the auction's control states (who bids, who holds, role, stage, whether a
     bid stands) reachable from the start, and apply bid / hold / pass to each with the
     core's ``Auction``. Bid values are separate (``bid_index``): a bid only sets the flag."""
