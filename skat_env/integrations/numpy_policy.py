@@ -68,7 +68,7 @@ class NumpyPolicy(BasePolicy):
     def save(self, path: str | Path) -> None:
         """The weights as a compressed ``.npz`` that :meth:`load` reads with NumPy alone (the
         bundled model: ``NumpyPolicy.load("models/ppo_skat.zip").save(...)``)."""
-        arrays = {"activation": np.array(self.activation_name)}
+        arrays: dict[str, Any] = {"activation": np.array(self.activation_name)}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"weight_{i}"], arrays[f"bias_{i}"] = w.T, b  # torch's (out, in) layout
         np.savez_compressed(path, **arrays)

@@ -28,13 +28,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.bidding import BID_VALUES
 from ..core.cards import CARD_NAMES, NUM_CARDS, cards_of
 from ..core.game import DISCARD, SKAT, Game
 from ..core.moves import FIRST_DECLARATION, MOVE_NAMES, NUM_MOVES
 from ..core.rewards import REWARD_MODES, rewards_of, side_rewards
 from ..core.scoring import seeger_fabian
-from ..core.tables import BASE_VALUES
+from ..core.tables import BASE_VALUES, BID_VALUES
 from ..encoding.observation import HISTORY_OBS_SIZE, OBS_SIZE, encode, fields
 from ..encoding.view import player_view
 
@@ -168,7 +167,9 @@ class SkatState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0, 0.0, 0.0]
-        return list(rewards_of(self.game.result, self._mode))
+        game = self.game
+        assert game is not None and game.result is not None  # terminal: a game that ended
+        return list(rewards_of(game.result, self._mode))
 
     def __str__(self) -> str:
         hands = [" ".join(CARD_NAMES[c] for c in self.deal[i : i + 10]) for i in (0, 10, 20, 30)]

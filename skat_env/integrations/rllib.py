@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -72,7 +72,9 @@ class SkatRLlibEnv(PettingZooEnv):
                 "action_mask": gym.spaces.Box(0.0, 1.0, (n_actions,), np.float32),
             }
         )
-        self.observation_spaces = dict.fromkeys(self._agent_ids, obs_space)
+        self.observation_spaces: dict[str, gym.spaces.Space[Any]] = dict.fromkeys(
+            self._agent_ids, obs_space
+        )
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
         self.illegal_actions = 0
         self._masks: dict[str, np.ndarray] = {}
@@ -135,7 +137,8 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
                 "MaskedPPOModule needs a Dict observation space with keys 'observations' and "
                 f"'action_mask' (SkatRLlibEnv provides it), got {obs_space}"
             )
-        n_obs = int(np.prod(obs_space["observations"].shape))
+        shape = cast("tuple[int, ...]", obs_space["observations"].shape)  # a Box has one
+        n_obs = int(np.prod(shape))
         hiddens = [int(h) for h in (self.model_config or {}).get("hiddens", DEFAULT_HIDDENS)]
         self.pi = mlp([n_obs, *hiddens, int(self.action_space.n)])
         self.vf = mlp([n_obs, *hiddens, 1])
