@@ -78,8 +78,9 @@ def pair_margins(a: str, b: str, deals: int, seed: int, workers: int = 1,
     )
     for lineup in LINEUPS:
         specs = [(a, b)[i] for i in lineup]
+        report = (lambda game, labels: done(1)) if each_game and done is not None else None
         res = evaluate(specs, deals, seed, workers, bootstrap=INNER_BOOTSTRAP, keep_games=True,
-                       report=(lambda game, labels: done(1)) if each_game else None)  # fmt: skip
+                       report=report)  # fmt: skip
         if done is not None and not each_game:
             done(res["config"]["games"])
         mean = per_deal_sf(res["records"], specs, deals)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -124,7 +124,8 @@ class PolicyAgent(Agent):
         return np.asarray(batched(self.policy)(obs, masks))
 
     def act_game(self, game: Any, seat: int) -> int:
-        return int(self.policy.act_game(game, seat))
+        # an optional hook (policies flagged perfect_information), not in the Policy protocol
+        return int(cast(Any, self.policy).act_game(game, seat))
 
     def reset(self, seed: int | None = None) -> None:
         reset_policy(self.policy, seed)
