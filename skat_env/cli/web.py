@@ -75,7 +75,7 @@ def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """The :class:`SkatServer` for parsed options; ``parser.error`` for bad ones."""
     from skat_env.agents.registry import AgentSpecError, make_agent
     from skat_env.web.app import SkatServer
-    from skat_env.web.records import RecordFileError, read_record_file
+    from skat_env.web.records import RecordFileError, WatchRecord, read_record_file
 
     if args.max_games < 1:
         parser.error(f"--max-games must be at least 1, got {args.max_games}")
@@ -88,7 +88,7 @@ def build_server(args: argparse.Namespace, parser: argparse.ArgumentParser):
             parser.error(f"--opponents: {e}")
         if agent.interactive:
             parser.error(f"--opponents: {spec!r} needs a terminal; choose an automatic agent")
-    records = []
+    records: list[WatchRecord] = []
     for path in args.records:
         try:
             found, notes = read_record_file(path)

@@ -261,7 +261,7 @@ class SkatServer:
         """Let the agents move until the human is to act, the game is over or ``limit``
         agent moves are made; each event says how long its agent thought."""
         game = table.game
-        events = []
+        events: list[dict[str, Any]] = []
         while not game.is_over and game.to_act != table.seat and len(events) < limit:
             seat, phase = game.to_act, game.phase
             agent = table.agents[seat]

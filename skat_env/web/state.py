@@ -7,6 +7,7 @@ trick winners and scores come from the core. The page only draws what it gets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.bidding import POSITION_NAMES
@@ -112,7 +113,7 @@ def completed_tricks(view: PlayerView) -> list[dict[str, Any]]:
     return [_trick(view.contract.game, seq[i : i + 3]) for i in range(0, len(seq) - 2, 3)]
 
 
-def _trick(kind: int, trick: list[tuple[int, int]]) -> dict[str, Any]:
+def _trick(kind: int, trick: Sequence[tuple[int, int]]) -> dict[str, Any]:
     win = trick_winner(kind, [c for _, c in trick])
     return {
         "cards": [{"seat": s, "card": CARD_NAMES[c]} for s, c in trick],
@@ -126,6 +127,7 @@ def completed_trick(game: Game, last_move: int | None) -> dict[str, Any] | None:
     plays = game.plays
     if last_move is None or not plays or len(plays) % 3 or plays[-1][1] != last_move:
         return None
+    assert game.contract is not None  # cards are played once a contract is declared
     return _trick(game.contract.game, plays[-3:])
 
 
@@ -214,12 +216,14 @@ def dealt_hands(game: Game) -> dict[str, Any]:
 def score_sheet(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     """The score-sheet breakdown of a finished game, from :attr:`Game.result` and
     :func:`skat_env.core.scoring.score_game`."""
-    r: Result = game.result
+    r = game.result
+    assert r is not None  # a finished game
     sheet: dict[str, Any] = {"result": r.to_dict()}
     if r.passed_in:
         sheet["summary"] = "Passed in: nobody bid, no score."
         return sheet
-    c: Contract = game.contract
+    c = game.contract
+    assert c is not None and r.declarer is not None  # not passed in: a declarer's contract
     sheet["levels"] = _levels(game, c, r)
     top = TRUMP_ORDER[c.game][: abs(r.matadors)] if c.game != NULL else ()
     sheet["matador_cards"] = [CARD_NAMES[x] for x in top]
@@ -245,7 +249,7 @@ def _levels(game: Game, c: Contract, r: Result) -> list[list[Any]]:
     out = score_game(c, r.bid, twelve, r.declarer_points, r.declarer_tricks,
                      r.defender_points, def_tricks, r.ended_early)  # fmt: skip
     m = r.matadors
-    levels = [
+    levels: list[list[Any]] = [
         ["with" if m > 0 else "without", abs(m)],
         ["game", 1],
         ["hand", int(c.hand)],

@@ -245,6 +245,7 @@ class Tables:
     def _keep(self, table: FriendsTable) -> None:
         """A finished game with people: its record, and the agents' points against them."""
         game = table.game
+        assert game is not None and game.result is not None  # called once the game is over
         if table.people() == 0:
             return
         line = dumps(game)
