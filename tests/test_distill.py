@@ -43,6 +43,9 @@ def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
         (["--teacher", "nobody"], "unknown agent"),
         (["--teacher", "human"], "person"),
         (["--workers", "0"], "at least 1"),
+        (["--student", "nobody"], "--student: unknown agent"),
+        (["--student", "random", "--beta", "1.5"], "between 0 and 1"),
+        (["--beta", "0.5"], "give --student too"),
     ],
 )
 def test_distill_cli_refuses_bad_input_with_exit_2(tmp_path, capsys, argv, match):
@@ -57,9 +60,9 @@ def test_distill_workers_write_the_same_shards_as_one(tmp_path):
     """Two worker processes give the shards one process gives (a pimc teacher)."""
     pytest.importorskip("numba")
     teacher = "pimc:fast,play_only,worlds=2,cap=off"
-    make = functools.partial(make_agent, teacher, seed=0)
+    labelling = distill.Labelling(functools.partial(make_agent, teacher, seed=0), teacher)
     for workers, name in ((1, "one"), (2, "two")):
-        distill.write_shards(make, teacher, 2, tmp_path / name, seed=3, shard_games=1,
+        distill.write_shards(labelling, 2, tmp_path / name, seed=3, shard_games=1,
                              progress=False, workers=workers)  # fmt: skip
     one, two = (distill.load_shards(tmp_path / n, "seeger_fabian") for n in ("one", "two"))
     assert len(one["move"]) > 0 and one["games"] == two["games"] == 2
@@ -79,9 +82,81 @@ def test_contracts_only_keeps_exactly_the_decisions_before_the_first_card(tmp_pa
         assert np.array_equal(contracts[key], every[key][before]), key
     # a folder mixing contract-only shards with whole ones is refused
     make = functools.partial(make_agent, "heuristic")
-    distill.write_shards(make, "heuristic", 2, tmp_path, shard_games=1, progress=False,
-                         contracts_only=True)  # fmt: skip
+    only = distill.Labelling(make, "heuristic", contracts_only=True)
+    distill.write_shards(only, 2, tmp_path, shard_games=1, progress=False)
     assert len(distill.load_shards(tmp_path, "seeger_fabian")["move"]) > 0
-    distill.write_shards(make, "heuristic", 3, tmp_path, shard_games=1, progress=False)
+    distill.write_shards(distill.Labelling(make, "heuristic"), 3, tmp_path, shard_games=1,
+                         progress=False)  # fmt: skip
     with pytest.raises(ValueError, match="mixes"):
         distill.load_shards(tmp_path, "seeger_fabian")
+
+
+def test_a_student_plays_and_the_teacher_labels_what_it_meets() -> None:
+    """DAgger: the moves made are the student's (random here), the labels are the teacher's
+    decisions in exactly those states; beta=1 is the teacher playing alone."""
+    teacher, student = make_agent("heuristic"), make_agent("random", seed=5)
+    data = distill.record_games(teacher, 4, 7, "seeger_fabian", student=student)
+    n = len(data["move"])
+    assert data["obs"].shape == (n, 450) and len(data["played"]) == len(data["return"]) == n
+    assert data["mask"][np.arange(n), data["played"]].all()
+    assert data["mask"][np.arange(n), data["move"]].all()
+    assert (data["move"] != data["played"]).mean() > 0.3  # a random student strays
+    # every label is the teacher's move in that state (the heuristic decides from the view)
+    from skat_env.core.game import Game
+    from skat_env.envs.policy import decide
+
+    rng = np.random.default_rng(7)
+    game, row = Game.random(rng), 0
+    while not game.is_over:
+        assert decide(teacher, game, game.to_act) == data["move"][row]
+        game.step(int(data["played"][row]))
+        row += 1
+    teacher_alone = distill.record_games(teacher, 4, 7, "seeger_fabian")
+    mixed = distill.record_games(teacher, 4, 7, "seeger_fabian", student=student, beta=1.0)
+    for key in ("obs", "mask", "move", "return"):
+        assert np.array_equal(mixed[key], teacher_alone[key]), key
+    assert np.array_equal(teacher_alone["move"], teacher_alone["played"])
+
+
+def test_dagger_shards_are_the_same_for_any_worker_count(tmp_path) -> None:
+    labelling = distill.Labelling(
+        functools.partial(make_agent, "heuristic"), "heuristic",
+        make_student=functools.partial(make_agent, "random", seed=1), student="random", beta=0.3,
+    )  # fmt: skip
+    runs = {}
+    for workers in (1, 2):
+        out = tmp_path / str(workers)
+        runs[workers] = distill.write_shards(labelling, 4, out, seed=2, shard_games=1,
+                                             progress=False, workers=workers)  # fmt: skip
+        assert runs[workers].written == 4 and runs[workers].per_cpu_second > 0
+    for a, b in zip(runs[1].paths, runs[2].paths, strict=True):
+        one, two = np.load(a), np.load(b)
+        assert str(one["student"]) == "random" and float(one["beta"]) == 0.3
+        for key in ("obs", "mask", "move", "played", "return"):
+            assert np.array_equal(one[key], two[key]), key
+    again = distill.write_shards(labelling, 4, tmp_path / "1", seed=2, shard_games=1,
+                                 progress=False)  # fmt: skip
+    assert again.written == 0  # resumed: nothing left to label
+
+
+def test_the_ray_path_on_a_local_cluster_writes_the_same_shards(tmp_path) -> None:
+    ray = pytest.importorskip("ray")
+    import tempfile
+
+    labelling = distill.Labelling(
+        functools.partial(make_agent, "heuristic"), "heuristic",
+        make_student=functools.partial(make_agent, "random", seed=1), student="random",
+    )  # fmt: skip
+    local = distill.write_shards(labelling, 3, tmp_path / "local", shard_games=1, progress=False)
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: Ray's socket paths are limited
+    try:
+        ray.init(num_cpus=2, _temp_dir=temp, include_dashboard=False, log_to_driver=False)
+        on_ray = distill.write_shards(labelling, 3, tmp_path / "ray", shard_games=1,
+                                      progress=False, address="auto")  # fmt: skip
+        assert ray.is_initialized()  # a session started by the caller is left running
+    finally:
+        ray.shutdown()
+    assert on_ray.written == 3
+    for a, b in zip(local.paths, on_ray.paths, strict=True):
+        for key in ("obs", "move", "played", "return"):
+            assert np.array_equal(np.load(a)[key], np.load(b)[key]), key

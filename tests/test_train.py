@@ -278,8 +278,8 @@ def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     from skat_env.agents import HeuristicAgent
     from skat_env.training import distill
 
-    distill.write_shards(HeuristicAgent, "heuristic", 4, in_tmp / "data", shard_games=2,
-                         progress=False)  # fmt: skip
+    labelling = distill.Labelling(HeuristicAgent, "heuristic")
+    distill.write_shards(labelling, 4, in_tmp / "data", shard_games=2, progress=False)
     assert run("--name", "d", "--init", f"data:{in_tmp / 'data'}", "--eval-every", "0") == 0
     assert "decisions of 4 recorded games" in capsys.readouterr().out
     assert run("--name", "e", "--init", f"data:{in_tmp / 'none'}") == 2
