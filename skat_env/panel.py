@@ -28,7 +28,6 @@ import copy
 import io
 import math
 import pickle
-import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -41,6 +40,7 @@ import numpy as np
 from skat_env.agents.base import Agent
 from skat_env.agents.registry import AgentSpecError, make_agent
 
+from .cluster import ClusterError, ray_tasks
 from .envs.policy import (
     as_policy,
     batchable,
@@ -228,46 +228,18 @@ def _processes(jobs, policy, opponents, done: Done, workers: int) -> Iterator[tu
 
 
 def _ray(jobs, policy, opponents, done: Done, address: str) -> Iterator[tuple[Job, tuple]]:
-    """The jobs as Ray tasks (one CPU each) on the cluster at ``address``; a Ray session
-    already started in this process (``ray.init``) is used as it is and left running."""
+    """The jobs as Ray tasks (one CPU each) on the cluster at ``address``."""
+
+    def args(job: Job) -> tuple[Any, ...]:
+        opp = opponents[job.entry]
+        return opp.spec, job.lineup, list(range(job.start, job.stop)), opp.seed
+
     try:
-        import ray
-    except ImportError:
-        raise PanelError("a Ray cluster needs Ray: pip install 'skat-env[cluster]'") from None
-    started = not ray.is_initialized()
-    if started:
-        _check_reachable(address)
-        try:
-            ray.init(address=address, log_to_driver=False)
-        except ConnectionError as e:
-            raise PanelError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
-    try:
-        remote = ray.remote(num_cpus=1)(play_job)
-        ref = ray.put(policy)
-        pending = {}
-        for job in jobs:
-            opp = opponents[job.entry]
-            args = (ref, opp.spec, job.lineup, list(range(job.start, job.stop)), opp.seed)
-            pending[remote.remote(*args)] = job
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            job = pending.pop(ready[0])
+        for job, out in ray_tasks(play_job, policy, ((job, args(job)) for job in jobs), address):
             done(job)
-            yield job, ray.get(ready[0])
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _check_reachable(address: str) -> None:
-    """Fail fast where nothing answers at ``HOST:PORT`` (Ray itself retries for minutes)."""
-    host, colon, port = address.rpartition(":")
-    if "://" in address or not colon or not port.isdigit():
-        return  # auto, or a ray:// client address: Ray reports those quickly
-    try:
-        socket.create_connection((host, int(port)), timeout=5).close()
-    except OSError as e:
-        raise PanelError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+            yield job, out
+    except ClusterError as e:
+        raise PanelError(str(e)) from None
 
 
 # ----------------------------------------------------------------------------------------

@@ -160,3 +160,12 @@ def test_the_ray_path_on_a_local_cluster_writes_the_same_shards(tmp_path) -> Non
     for a, b in zip(local.paths, on_ray.paths, strict=True):
         for key in ("obs", "move", "played", "return"):
             assert np.array_equal(np.load(a)[key], np.load(b)[key]), key
+
+
+def test_an_unreachable_cluster_is_one_line_and_writes_nothing(tmp_path, capsys) -> None:
+    out = tmp_path / "x"
+    argv = ["--teacher", "random", "--games", "1", "--address", "127.0.0.1:1", "--out", str(out)]
+    assert cli.main([*argv, "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot reach a Ray cluster at '127.0.0.1:1'" in err or "needs Ray" in err
+    assert "Traceback" not in err and not out.exists()

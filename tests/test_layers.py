@@ -25,6 +25,7 @@ ORDER = {
     "": 3,  # skat_env/__init__.py: the core's names and the env registration
     "integrations": 4,
     "agents": 5,
+    "cluster": 6,  # Ray tasks for the panel and the distillation shards
     "tournament": 6,
     "league": 6,
     "panel": 6,  # the benchmark panel: a tournament over the agents

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.cluster import ClusterError
 from skat_env.core.rewards import REWARD_MODES
 from skat_env.training.distill import Labelling, write_shards
 
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         run = write_shards(labelling, args.games, args.out, args.seed, args.shard_games,
                            progress=not args.no_progress, workers=args.workers,
                            address=args.address)  # fmt: skip
-    except (RuntimeError, ConnectionError) as e:
+    except ClusterError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
     print(f"{len(run.paths)} shards of {args.shard_games} games in {args.out}")

@@ -35,9 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from ..cluster import ray_tasks
 from ..core.game import PLAY, Game
+from ..core.moves import NUM_MOVES
 from ..core.rewards import rewards_of
-from ..encoding.observation import observe
+from ..encoding.observation import OBS_SIZE, observe
 from ..envs.policy import Policy, decide, reset_policy
 
 KEYS = ("obs", "mask", "move", "return")  # what cloning reads; shards also hold "played"
@@ -77,8 +79,8 @@ def record_games(teacher: Policy, games: int, seed: int, reward_mode: str,
         assert game.result is not None  # the game is over
         reward = rewards_of(game.result, reward_mode)
         returns.extend(float(reward[s]) for s in seats)
-    return {"obs": np.array(rows["obs"], np.float32).reshape(-1, 450),
-            "mask": np.array(rows["mask"], bool).reshape(-1, 121),
+    return {"obs": np.array(rows["obs"], np.float32).reshape(-1, OBS_SIZE),
+            "mask": np.array(rows["mask"], bool).reshape(-1, NUM_MOVES),
             "move": np.array(rows["move"], np.int64),
             "played": np.array(rows["played"], np.int64),
             "return": np.array(returns, np.float32)}  # fmt: skip
@@ -152,7 +154,6 @@ def write_shards(labelling: Labelling, games: int, out: Path, seed: int = 0,
     shard's games depend only on its seed, so none of these changes them."""
     from tqdm import tqdm
 
-    out.mkdir(parents=True, exist_ok=True)
     n_shards = -(-games // shard_games)
     paths = [out / f"shard_{k:05d}.npz" for k in range(n_shards)]
     todo = [k for k, p in enumerate(paths) if not p.exists()]
@@ -166,6 +167,7 @@ def write_shards(labelling: Labelling, games: int, out: Path, seed: int = 0,
     else:
         labelled = ((k, labelling.label(seed + k, shard_games)) for k in todo)
     for k, (data, cpu) in labelled:
+        out.mkdir(parents=True, exist_ok=True)  # not before a shard is there to write
         labelling.save(paths[k], data, shard_games)
         run.written += 1
         run.decisions += len(data["move"])
@@ -189,25 +191,8 @@ def _in_processes(labelling: Labelling, todo: list[int], seed: int, games: int,
 
 def _on_ray(labelling: Labelling, todo: list[int], seed: int, games: int,
             address: str) -> Labelled:  # fmt: skip
-    """Shards as Ray tasks (one CPU each); the data come back here to be written. A Ray
-    session already started in this process is used as it is and left running."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("a Ray cluster needs Ray: pip install 'skat-env[cluster]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, log_to_driver=False)
-    try:
-        remote = ray.remote(num_cpus=1)(_label)
-        ref = ray.put(labelling)
-        pending = {remote.remote(ref, seed + k, games): k for k in todo}
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            yield pending.pop(ready[0]), ray.get(ready[0])
-    finally:
-        if started:
-            ray.shutdown()
+    """Shards as Ray tasks (one CPU each); the data come back here to be written."""
+    yield from ray_tasks(_label, labelling, ((k, (seed + k, games)) for k in todo), address)
 
 
 def _label(labelling: Labelling, seed: int, games: int) -> tuple[dict[str, Any], float]:
