@@ -43,9 +43,9 @@ def test_distill_writes_resumable_shards_that_load_and_clone(tmp_path):
         (["--teacher", "nobody"], "unknown agent"),
         (["--teacher", "human"], "person"),
         (["--workers", "0"], "at least 1"),
-        (["--student", "nobody"], "--student: unknown agent"),
-        (["--student", "random", "--beta", "1.5"], "between 0 and 1"),
-        (["--beta", "0.5"], "give --student too"),
+        (["--teacher", "random", "--student", "nobody"], "--student: unknown agent"),
+        (["--teacher", "random", "--student", "random", "--beta", "1.5"], "between 0 and 1"),
+        (["--teacher", "random", "--beta", "0.5"], "give --student too"),
     ],
 )
 def test_distill_cli_refuses_bad_input_with_exit_2(tmp_path, capsys, argv, match):
