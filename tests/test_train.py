@@ -217,9 +217,14 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         (["--net-arch", "64,x"], "--net-arch"),
         (["--clone-games", "0"], "--clone-games must be positive"),
         (["--clone-epochs", "0"], "--clone-epochs must be positive"),
-        (["--init", "bogus"], "--init must be heuristic, none, data:DIR, iss:FILE or model:ZIP"),
-        (["--init", "model"], "--init must be heuristic, none, data:DIR"),
-        (["--init", "heuristic:x"], "--init must be heuristic, none, data:DIR"),
+        (
+            ["--init", "bogus"],
+            "--init must be an agent spec (heuristic, ppo, ...), none, data:, "
+            "iss: or model:PATH, got 'bogus': unknown agent 'bogus'",
+        ),
+        (["--init", "model"], "--init must be an agent spec (heuristic, ppo, ...), none, data:"),
+        (["--init", "heuristic:x"], "unknown heuristic option 'x'"),
+        (["--init", "oracle"], "teacher 'oracle' sees every card"),
         (["--init", "iss:nowhere.sgf"], "--init iss: no such file 'nowhere.sgf'"),
         (["--iss-min-rating", "900"], "--iss-min-rating needs --init iss:FILE"),
         (["--bc-games", "5"], "unrecognized arguments: --bc-games 5"),  # a removed flag
@@ -271,6 +276,16 @@ def test_bc_flag_warm_starts_the_run_repeatably(in_tmp, capsys):
     capsys.readouterr()
     assert train.main(["--name", "bc1", "--resume", "--timesteps", "384", "--no-progress"]) == 0
     assert "behaviour cloning:" not in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_init_spec_clones_that_agents_games(in_tmp, capsys):
+    """Any agent spec is a teacher: the bundled model's games, cloned, play mostly its moves."""
+    bc = ("--clone-games", "40", "--clone-epochs", "2", "--eval-every", "0", "--timesteps", "1320")
+    assert run("--name", "p", "--init", "ppo", *bc) == 0
+    assert "decisions of 40 ppo games" in capsys.readouterr().out
+    stats = json.loads((in_tmp / "runs/p/bc.json").read_text())
+    assert stats["games"] == 40 and stats["accuracy"] > stats["chance"]
 
 
 @pytest.mark.slow

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats two on small CPUs
 
+from skat_env.agents.registry import AgentSpecError, check_spec  # noqa: E402
 from skat_env.cli.options import (  # noqa: E402 (after the thread setting)
     UsageError,
     opponent_policies,
@@ -104,13 +105,14 @@ class Args:
     init: str = _f(
         "heuristic",
         WARM,
-        "where the policy starts: heuristic (clone its games), none (PPO from scratch), "
-        "data:DIR (clone recorded decisions: python -m skat_env.cli.distill --out DIR), "
-        "iss:FILE (clone human games of an ISS archive, .sgf or .sgf.bz2), model:ZIP (the "
-        "weights of a saved MaskablePPO with the same --net-arch)",
+        "where the policy starts: an agent spec (clone its games: heuristic, learned, ppo, "
+        "ppo:PATH, ...), none (PPO from scratch), data:DIR (clone recorded decisions: python "
+        "-m skat_env.cli.distill --out DIR), iss:FILE (clone human games of an ISS archive, "
+        ".sgf or .sgf.bz2), model:ZIP (the weights of a saved MaskablePPO with the same "
+        "--net-arch)",
         metavar="SOURCE",
     )
-    clone_games: int = _f(12_000, WARM, "games to clone (heuristic, iss:); at most --timesteps/33")
+    clone_games: int = _f(12_000, WARM, "games to clone (a spec, iss:); at most --timesteps/33")
     clone_epochs: int = _f(5, WARM, "behaviour-cloning passes over the decisions")
     iss_min_rating: float = _f(0.0, WARM, "iss: clone only seats rated at least this")
     opponents: str = _f(
@@ -151,21 +153,30 @@ RUNS = Path("runs")
 
 
 class Init(NamedTuple):
-    """The warm start of ``--init``: its kind and, for data/iss/model, the path."""
+    """The warm start of ``--init``: its kind, for data/iss/model the path, for a teacher
+    (kind ``agent``) its spec."""
 
     kind: str
-    path: Path = Path()  # unused by heuristic and none
+    path: Path = Path()  # data, iss and model only
+    teacher: str = ""  # agent only
 
 
-INIT_KINDS = {"heuristic": False, "none": False, "data": True, "iss": True, "model": True}
+INIT_KINDS = {"none": False, "data": True, "iss": True, "model": True}
 
 
 def parse_init(text: str) -> Init:
     """``--init`` checked in one place: a kind of :data:`INIT_KINDS`, with ``:PATH`` where the
-    kind needs one (an existing folder of shards, ISS file or model file)."""
+    kind needs one (an existing folder of shards, ISS file or model file), or an agent spec
+    whose games are cloned."""
     kind, sep, path = text.partition(":")
-    usage = "--init must be heuristic, none, data:DIR, iss:FILE or model:ZIP"
-    if kind not in INIT_KINDS or INIT_KINDS[kind] != bool(sep) or (sep and not path):
+    usage = "--init must be an agent spec (heuristic, ppo, ...), none, data:, iss: or model:PATH"
+    if kind not in INIT_KINDS:
+        try:
+            check_spec(text)
+        except AgentSpecError as e:
+            raise UsageError(f"{usage}, got {text!r}: {e}") from None
+        return Init("agent", teacher=text)
+    if INIT_KINDS[kind] != bool(sep) or (sep and not path):
         raise UsageError(f"{usage}, got {text!r}")
     if not sep:
         return Init(kind)
@@ -388,16 +399,16 @@ def clone_data(args: Args, init: Init, games: int, deadline: float | None) -> tu
 
     if games < args.clone_games:
         write(f"behaviour cloning: {games:,} games (capped: --timesteps {args.timesteps:,})")
-    teacher = training_agent("heuristic", args.seed, "teacher")
+    teacher = training_agent(init.teacher, args.seed, "teacher")
     data = teacher_decisions(teacher, games, args.seed, args.reward_mode, REWARD_SCALE,
                              progress=args.progress, deadline=deadline)  # fmt: skip
-    return data, "heuristic"
+    return data, init.teacher
 
 
 def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
-    """Behaviour cloning for ``--init`` heuristic, data: or iss:; never sees more games than
-    PPO will train on (about 33 decisions per game); generating the heuristic's games takes
-    at most 15% of --max-minutes, the cloning at most 40%."""
+    """Behaviour cloning for ``--init`` SPEC, data: or iss:; never sees more games than PPO
+    will train on (about 33 decisions per game); generating the teacher's games takes at
+    most 15% of --max-minutes, the cloning at most 40%."""
     from skat_env.training.callbacks import save_atomic, write
     from skat_env.training.cloning import behaviour_clone
 
@@ -406,7 +417,7 @@ def warm_start(model: Any, args: Args, run_dir: Path, t0: float) -> None:
     data, source = clone_data(args, parse_init(args.init), games,
                               t0 + 0.15 * budget if budget else None)  # fmt: skip
     if not data["games"]:
-        write("behaviour cloning: no heuristic game finished within the budget; PPO from scratch")
+        write(f"behaviour cloning: no {source} game finished within the budget; PPO from scratch")
         return
     stats = behaviour_clone(
         model,
@@ -481,7 +492,7 @@ def train(args: Args, given: AbstractSet[str] = frozenset()) -> dict:
     )
     try:
         # --- warm start ------------------------------------------------------------------------
-        clone = parse_init(args.init).kind in ("heuristic", "data", "iss")
+        clone = parse_init(args.init).kind in ("agent", "data", "iss")
         if start == 0 and clone and not (run_dir / "bc.json").exists():
             warm_start(model, args, run_dir, t0)
         slots.fill(model.policy)  # self-play needs an opponent from the first game
