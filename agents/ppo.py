@@ -25,7 +25,7 @@ from skat_env.integrations.numpy_policy import NumpyPolicy
 
 from .base import Agent
 
-#: the shipped model as package data (NumpyPolicy.load("models/ppo_skat.zip").save(...))
+#: the shipped model as package data, policy and value (numpy_policy.export(zip, npz))
 BUNDLED_MODEL = Path(__file__).with_name("models") / "ppo_skat.npz"
 
 

@@ -334,6 +334,45 @@ def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsy
     assert "cannot load" in capsys.readouterr().err
 
 
+@pytest.mark.slow
+def test_init_model_npz_starts_where_the_zip_does(in_tmp, capsys):
+    """An exported .npz (policy and value) warm-starts exactly as its zip; a policy-only
+    file is refused."""
+    from skat_env.integrations.numpy_policy import NumpyPolicy, export
+
+    assert run("--name", "src", "--eval-every", "0", "--opponents", "heuristic:1") == 0
+    src = in_tmp / "runs/src/final_model.zip"
+    export(src, in_tmp / "src.npz")
+    assert run("--name", "z", "--init", f"model:{src}", "--eval-every", "0") == 0
+    assert run("--name", "n", "--init", f"model:{in_tmp / 'src.npz'}", "--eval-every", "0") == 0
+    pz, pn = params(in_tmp / "runs/z/final_model.zip"), params(in_tmp / "runs/n/final_model.zip")
+    assert all(np.array_equal(x, y) for x, y in zip(pz, pn, strict=True))  # same start, same run
+    NumpyPolicy.load(src).save(in_tmp / "policy_only.npz")
+    capsys.readouterr()
+    assert run("--name", "p", "--init", f"model:{in_tmp / 'policy_only.npz'}") == 2
+    assert "holds no value network" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_init_bundled_copies_the_bundled_models_weights(in_tmp):
+    """The default warm start: the bundled model's policy and value layers, exactly."""
+    from skat_env.agents.ppo import BUNDLED_MODEL
+    from skat_env.integrations.numpy_policy import NumpyPolicy, load_value_layers, value_layers
+    from skat_env.training.opponents import SelfPlaySlots
+
+    args = train.parse_dataclass(train.Args, [*TINY, "--net-arch", "256,256"], "t", "", "")[0]
+    venv, _ = train.make_env(args, train.validate(args), SelfPlaySlots(1))
+    model = train.make_model(args, venv, in_tmp)
+    train.init_weights(model, train.parse_init("model:bundled").path)
+    got, want = NumpyPolicy.from_policy(model.policy), NumpyPolicy.load(BUNDLED_MODEL)
+    for (w, b), (w2, b2) in zip(got.layers, want.layers, strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    stored = load_value_layers(BUNDLED_MODEL)
+    assert stored is not None
+    for (w, b), (w2, b2) in zip(value_layers(model.policy), stored, strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+
+
 def test_help_describes_the_run_in_groups_and_where_results_go(capsys):
     with pytest.raises(SystemExit) as e:
         train.main(["--help"])

@@ -1,6 +1,7 @@
-"""Train a Skat agent with MaskablePPO: a warm start (by default, behaviour cloning of the
-heuristic), then PPO against opponents (a fixed mix, or a pool whose mix follows the learner's
-results), with duplicate-deal evaluations along the way.
+"""Train a Skat agent with MaskablePPO: a warm start (by default the bundled model's weights;
+or behaviour cloning of any agent, recorded decisions or human games), then PPO against
+opponents (a fixed mix, or a pool whose mix follows the learner's results), with
+duplicate-deal evaluations along the way.
 
     skat-train                        # the default run: <= 15 minutes on two CPU cores
     skat-train --name long --timesteps 20000000 --max-minutes 120
@@ -44,9 +45,9 @@ from skat_env.core.rewards import REWARD_MODES  # noqa: E402
 from skat_env.training.pool import PRIORITIES  # noqa: E402
 
 DESCRIPTION = """\
-Train a Skat agent with MaskablePPO: a warm start (by default, behaviour cloning of the
-heuristic), then PPO against opponents until --timesteps or --max-minutes, whichever comes
-first, then a final evaluation against each --eval-panel opponent on duplicate deals."""
+Train a Skat agent with MaskablePPO: a warm start (by default the bundled model's weights),
+then PPO against opponents until --timesteps or --max-minutes, whichever comes first, then a
+final evaluation against each --eval-panel opponent on duplicate deals."""
 
 EPILOG = """\
 results (runs/<name>/):
@@ -98,18 +99,18 @@ class Args:
     reward_mode: str = _f("seeger_fabian", RUN, "the learner's reward", tuple(REWARD_MODES))
     resume: bool = _f(False, RUN, "continue runs/<name>/ from its latest checkpoint")
     force: bool = _f(False, RUN, "overwrite an existing run of the same name")
-    timesteps: int = _f(3_000_000, BUDGET, "learner decisions of PPO (rounded up to whole "
+    timesteps: int = _f(5_000_000, BUDGET, "learner decisions of PPO (rounded up to whole "
                         "rollouts)")  # fmt: skip
     max_minutes: float = _f(14.0, BUDGET, "wall-clock budget of the whole run, warm start "
                             "included (0: none)")  # fmt: skip
     init: str = _f(
-        "heuristic",
+        "model:bundled",
         WARM,
-        "where the policy starts: an agent spec (clone its games: heuristic, learned, ppo, "
-        "ppo:PATH, ...), none (PPO from scratch), data:DIR (clone recorded decisions: python "
-        "-m skat_env.cli.distill --out DIR), iss:FILE (clone human games of an ISS archive, "
-        ".sgf or .sgf.bz2), model:ZIP (the weights of a saved MaskablePPO with the same "
-        "--net-arch)",
+        "where the policy starts: model:bundled (the bundled model's policy and value "
+        "weights), model:PATH (those of a saved MaskablePPO .zip or an exported .npz with the "
+        "same --net-arch), an agent spec (clone its games: heuristic, learned, ppo, ...), "
+        "none (PPO from scratch), data:DIR (clone recorded decisions: python -m "
+        "skat_env.cli.distill --out DIR), iss:FILE (clone human games of an ISS archive)",
         metavar="SOURCE",
     )
     clone_games: int = _f(12_000, WARM, "games to clone (a spec, iss:); at most --timesteps/33")
@@ -181,6 +182,10 @@ def parse_init(text: str) -> Init:
     if not sep:
         return Init(kind)
     where = Path(path)
+    if kind == "model" and path == "bundled":
+        from skat_env.agents.ppo import BUNDLED_MODEL
+
+        where = BUNDLED_MODEL
     if kind == "data" and not any(where.glob("shard_*.npz")):
         raise UsageError(f"--init data: no shard_*.npz files in {path}")
     if kind != "data" and not where.is_file():
@@ -348,30 +353,66 @@ def make_model(args: Args, venv: Any, run_dir: Path) -> Any:
 
 
 def init_weights(model: Any, path: Path) -> None:
-    """Copy a saved MaskablePPO's policy and value weights into ``model`` (``--init model:ZIP``:
-    continue from a trained model with fresh optimiser, settings and opponents)."""
+    """Copy saved policy and value weights into ``model`` (``--init model:PATH``: continue
+    from a trained model with a fresh optimiser, settings and opponents): a MaskablePPO
+    ``.zip``, or NumPy weights with the value network (:func:`~skat_env.integrations.
+    numpy_policy.export`; the bundled model)."""
     import zipfile
-
-    from sb3_contrib import MaskablePPO
 
     from skat_env.training.callbacks import write
 
     try:
-        source = MaskablePPO.load(path, device="cpu")
+        theirs = _npz_state(model, path) if path.suffix == ".npz" else _zip_state(model, path)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
-        raise UsageError(f"--init model: cannot load {path} as a MaskablePPO model: {e}") from None
-    theirs, ours = source.policy.state_dict(), model.policy.state_dict()
-    shapes = {k: tuple(v.shape) for k, v in theirs.items()}
-    if source.observation_space != model.observation_space or shapes != {
+        raise UsageError(f"--init model: cannot load {path} as a model: {e}") from None
+    ours = model.policy.state_dict()
+    if {k: tuple(v.shape) for k, v in theirs.items()} != {
         k: tuple(v.shape) for k, v in ours.items()
     }:
         raise UsageError(
-            f"--init model: {path} does not fit this run (observations "
-            f"{source.observation_space.shape} vs {model.observation_space.shape}, or another "
-            "network: give its --net-arch)"
+            f"--init model: {path} does not fit this run (its observations or network differ: "
+            "give its --net-arch, or start from --init heuristic)"
         )
     model.policy.load_state_dict(theirs)
     write(f"warm start: the weights of {path} (no cloning)")
+
+
+def _zip_state(model: Any, path: Path) -> dict:
+    """The policy's state dict of a saved MaskablePPO (an empty dict when its observations
+    differ from the run's, which fails the shape check)."""
+    from sb3_contrib import MaskablePPO
+
+    source = MaskablePPO.load(path, device="cpu")
+    return source.policy.state_dict() if source.observation_space == model.observation_space else {}
+
+
+def _npz_state(model: Any, path: Path) -> dict:
+    """``model``'s state dict filled from NumPy policy and value layers."""
+    import numpy as np
+    import torch
+
+    from skat_env.integrations.numpy_policy import NumpyPolicy, load_value_layers
+
+    value = load_value_layers(path)
+    if value is None:
+        raise ValueError("it holds no value network (export it with numpy_policy.export)")
+    policy = [(w.T, b) for w, b in NumpyPolicy.load(path).layers]  # back to (out, in)
+    p = model.policy
+    modules = {
+        "policy": [m for m in p.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+        + [p.action_net],
+        "value": [m for m in p.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)]
+        + [p.value_net],
+    }
+    names = {id(m): n for n, m in p.named_modules()}
+    state = dict(p.state_dict())
+    for kind, layers in (("policy", policy), ("value", value)):
+        if len(layers) != len(modules[kind]):
+            return {}  # another network: the shape check refuses it
+        for m, (w, b) in zip(modules[kind], layers, strict=True):
+            state[f"{names[id(m)]}.weight"] = torch.as_tensor(np.asarray(w, np.float32))
+            state[f"{names[id(m)]}.bias"] = torch.as_tensor(np.asarray(b, np.float32))
+    return state
 
 
 def clone_data(args: Args, init: Init, games: int, deadline: float | None) -> tuple[dict, str]:

@@ -17,6 +17,8 @@ import numpy as np
 
 from ..envs.policy import BasePolicy
 
+#: linear layers as (weight, bias) in torch's (out, in) layout
+Layers = list[tuple[np.ndarray, np.ndarray]]
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Tanh": np.tanh,
     "ReLU": lambda x: np.maximum(x, 0.0),
@@ -30,7 +32,7 @@ class NumpyPolicy(BasePolicy):
     name = "numpy-policy"
     deterministic = True  # greedy on the observation alone
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str):
+    def __init__(self, layers: Layers, activation: str):
         if activation not in ACTIVATIONS:
             raise ValueError(f"only {', '.join(ACTIVATIONS)} activations are supported")
         self.layers = [(np.ascontiguousarray(w.T), b) for w, b in layers]  # x @ W.T + b
@@ -65,12 +67,16 @@ class NumpyPolicy(BasePolicy):
         torch.set_num_threads(1)
         return cls.from_policy(MaskablePPO.load(str(path), device="cpu").policy)
 
-    def save(self, path: str | Path) -> None:
-        """The weights as a compressed ``.npz`` that :meth:`load` reads with NumPy alone (the
-        bundled model: ``NumpyPolicy.load("models/ppo_skat.zip").save(...)``)."""
+    def save(self, path: str | Path, value: Layers | None = None) -> None:
+        """The weights as a compressed ``.npz`` that :meth:`load` reads with NumPy alone;
+        ``value``: the value network's layers too (:func:`value_layers`), so that training
+        can start from the file (``skat-train --init model:PATH``). The bundled model:
+        :func:`export`."""
         arrays: dict[str, Any] = {"activation": np.array(self.activation_name)}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"weight_{i}"], arrays[f"bias_{i}"] = w.T, b  # torch's (out, in) layout
+        for i, (w, b) in enumerate(value or []):
+            arrays[f"value_weight_{i}"], arrays[f"value_bias_{i}"] = w, b
         np.savez_compressed(path, **arrays)
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
@@ -98,4 +104,31 @@ class NumpyPolicy(BasePolicy):
         return int(self.act_batch(obs, np.asarray(observation["action_mask"])[None])[0])
 
 
-__all__ = ["ACTIVATIONS", "NumpyPolicy"]
+def value_layers(policy: Any) -> Layers:
+    """The value network's linear layers of a live ``MaskableActorCriticPolicy``."""
+    import torch
+
+    nets = [m for m in policy.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)]
+    nets.append(policy.value_net)
+    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in nets]
+
+
+def load_value_layers(path: str | Path) -> Layers | None:
+    """The value layers saved with an ``.npz`` (None: a policy-only file)."""
+    with np.load(path) as f:
+        n = sum(1 for k in f.files if k.startswith("value_weight_"))
+        return [(f[f"value_weight_{i}"], f[f"value_bias_{i}"]) for i in range(n)] or None
+
+
+def export(zip_path: str | Path, npz_path: str | Path) -> None:
+    """A saved ``MaskablePPO`` as NumPy weights, policy and value (the bundled model:
+    ``export("models/ppo_skat.zip", "agents/models/ppo_skat.npz")``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    policy = MaskablePPO.load(str(zip_path), device="cpu").policy
+    NumpyPolicy.from_policy(policy).save(npz_path, value=value_layers(policy))
+
+
+__all__ = ["ACTIVATIONS", "Layers", "NumpyPolicy", "export", "load_value_layers", "value_layers"]
