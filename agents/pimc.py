@@ -62,7 +62,7 @@ from skat_env.core.tables import (
 from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
 from skat_env.search import pimc as search
-from skat_env.search.inference import DeclarerInference, PlayMemory, PolicyInference, Scorer
+from skat_env.search.inference import DeclarerInference, Scorer
 from skat_env.search.solver import Solver
 from skat_env.search.worlds import WorldSampler, hand_game_value
 
@@ -115,8 +115,6 @@ class PimcOptions:
     # a suit or grand hand game becomes ouvert when the declarer takes every trick in each
     # of OUVERT_WORLDS sampled worlds (``ouvert=0``: never)
     ouvert: bool = _D["ouvert"]
-    pinfer: float = _D["pinfer"]  # EXPERIMENT defenders: play-model exponent (0 off)
-    pdecl: float = _D["pdecl"]  # EXPERIMENT declarer: play-model exponent (0 off)
 
     def __post_init__(self) -> None:
         if self.bid_worlds < 1:
@@ -138,23 +136,12 @@ def options_of(values: Mapping[str, Any]) -> PimcOptions:
         worlds=values["worlds"], budget=values["seconds"], bid_worlds=values["bid_worlds"],
         play_only=values["play_only"], defence_inference=values["dinfer"],
         bidder="" if bidder == "search" else bidder, cap=values["cap"], ouvert=values["ouvert"],
-        pinfer=values["pinfer"], pdecl=values["pdecl"],
     )  # fmt: skip
 
 
 def parse_options(arg: str) -> PimcOptions:
     """The options of the spec ``pimc:ARG`` (``AgentSpecError`` for a bad one)."""
     return options_of(parse_spec(f"pimc:{arg}" if arg else "pimc").values)
-
-
-@functools.cache
-def play_model() -> Any:
-    """EXPERIMENT the bundled PPO model as the model of play."""
-    import os
-
-    from .ppo import PPOAgent
-
-    return PPOAgent(os.environ.get("PLAY_MODEL") or None).policy
 
 
 @functools.cache
@@ -243,7 +230,6 @@ class PimcAgent(ViewAgent):
         self.solver = Solver()
         self._cache: dict[tuple, object] = {}
         self._deadline: float | None = None
-        self._memory = PlayMemory()
         self.bidder = self._make_bidder(bidder)
 
     def _make_bidder(self, bidder: Agent | None) -> Agent | None:
@@ -333,20 +319,15 @@ class PimcAgent(ViewAgent):
         )
         return card
 
-    def _weigher(self, view: PlayerView) -> DeclarerInference | PolicyInference | None:
+    def _weigher(self, view: PlayerView) -> DeclarerInference | None:
         """A defender's world weighting by the declaration (``dinfer``); None for the
         declarer, before trick ``WEIGH_FROM`` + 1, or when it is off."""
-        o = self.options
-        exponent = o.pdecl if view.is_declarer else o.pinfer
-        base = None
-        if not view.is_declarer and sum(view.tricks) >= WEIGH_FROM and o.defence_inference:
-            scorer = contract_scorer(opponents_bids(view, view.declarer))
-            base = DeclarerInference(view, scorer, DEFENCE_TEMPERATURE)
-        seq = self._memory.sequence(view)  # every card play, so that no turn is missed
-        if exponent > 0 and seq:
-            return PolicyInference(replace(view, play_sequence=seq), play_model().logits,
-                                   exponent, base)  # fmt: skip
-        return base
+        if view.is_declarer or sum(view.tricks) < WEIGH_FROM:
+            return None
+        if not self.options.defence_inference:
+            return None
+        scorer = contract_scorer(opponents_bids(view, view.declarer))
+        return DeclarerInference(view, scorer, DEFENCE_TEMPERATURE)
 
     # --- contract evaluation ---
     def _deals(self, view: PlayerView, tag: str, key: tuple) -> list:

@@ -253,8 +253,6 @@ _KINDS = (
         Option("bid_worlds", "int", "worlds per bidding, skat and discard evaluation", 6, low=1),
         Option("cap", "float", "wall-clock cap in seconds per contract decision (off: none, "
                "fully deterministic)", 3.0, low=0.001, none="off"),
-        Option("pinfer", "float", "EXPERIMENT", 0.0),
-        Option("pdecl", "float", "EXPERIMENT", 0.0),
         Option("dinfer", "bool", "defenders weight worlds by how likely the declaration makes "
                "the declarer's cards, from trick 2 (0: uniform worlds, 2.5x faster)", True),
         Option("ouvert", "bool", "declare a hand game ouvert when every sampled world takes "
