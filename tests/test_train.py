@@ -329,6 +329,7 @@ def test_init_model_warm_starts_from_a_saved_model_without_cloning(in_tmp, capsy
     for argv, match in bad:
         assert run("--name", "bad", "--init", f"model:{src}", *argv) == 2
         assert match in capsys.readouterr().err
+        assert not (in_tmp / "runs/bad").exists()  # nothing left to --force
     (in_tmp / "junk.zip").write_text("not a model")
     assert run("--name", "bad", "--init", f"model:{in_tmp / 'junk.zip'}", "--force") == 2
     assert "cannot load" in capsys.readouterr().err

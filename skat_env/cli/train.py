@@ -518,8 +518,13 @@ def train(args: Args, given: AbstractSet[str] = frozenset()) -> dict:
 
     # --- env and model -------------------------------------------------------------------------
     slots = SelfPlaySlots(args.snapshot_pool)
-    venv, pool = make_env(args, opponents, slots)
-    model = make_model(args, venv, run_dir)
+    try:
+        venv, pool = make_env(args, opponents, slots)
+        model = make_model(args, venv, run_dir)
+    except UsageError:
+        if not args.resume:  # a refused warm start leaves no run behind to --force later
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     model.set_logger(cbs.make_logger(run_dir, args.tensorboard))
     start = model.num_timesteps
     evaluator = DuplicateEvalCallback(
