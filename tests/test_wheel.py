@@ -126,7 +126,7 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     ):
         assert name in names
     assert not any(n.startswith(("tests/", "models/", "agents/")) for n in names)
-    assert wheel.stat().st_size < 2_000_000  # the model is 0.8 MB of it
+    assert wheel.stat().st_size < 2_500_000  # the model (policy and value) is 1.5 MB of it
 
 
 def test_the_readme_python_snippets_run():
