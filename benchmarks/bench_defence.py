@@ -3,7 +3,8 @@ two defenders of spec B.
 
     python benchmarks/bench_defence.py --defenders pimc:fast,play_only,dinfer=0 \\
         pimc:fast,play_only --deals 300 --seed 0
-    python benchmarks/bench_defence.py --declarer pimc:fast --defenders heuristic pimc:fast
+    python benchmarks/bench_defence.py --declarer pimc:fast --defenders heuristic pimc:fast \\
+        --deals 1500 --workers 2
 
 Pairing: for each deal the whole auction, the skat decision, the discard and the declaration
 are made once by the fixed declarer's spec sitting in all three seats (so the bids the
@@ -30,6 +31,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +44,7 @@ from skat_env.envs.policy import decide  # noqa: E402
 from skat_env.tournament import bootstrap_ci, deal_for  # noqa: E402
 
 PROG = "benchmarks/bench_defence.py"
+BLOCK = 10  # deals per task with --workers
 
 
 def _seed(seed: int, deal: int, seat: int) -> int:
@@ -93,23 +96,46 @@ def _game_record(deal: int, game: Game) -> dict:
     }
 
 
-def run(declarer_spec: str, a: str, b: str, deals: int, seed: int, progress: bool = True) -> dict:
-    """Both sides on every declared deal of ``range(deals)``; the games and figures."""
+def play_deals(declarer_spec: str, a: str, b: str, deals: range, seed: int,
+               bar: Any = None) -> dict[str, list[dict]]:  # fmt: skip
+    """Both sides on every declared deal of ``deals``: the game records of each side."""
     declarer = make_agent(declarer_spec)
     side_agents = {"A": make_agent(a), "B": make_agent(b)}
     games: dict[str, list[dict]] = {"A": [], "B": []}
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=deals, unit="deal", desc="defence", file=sys.stderr)
-    for i in range(deals):
+    for i in deals:
         start = contract_phase(declarer, seed, i)
         if start is not None:
             for side, agent in side_agents.items():
                 games[side].append(_game_record(i, play_out(start, declarer, agent, seed, i)))
         if bar is not None:
             bar.update(1)
+    return games
+
+
+def run(declarer_spec: str, a: str, b: str, deals: int, seed: int, progress: bool = True,
+        workers: int = 1) -> dict:  # fmt: skip
+    """Both sides on every declared deal of ``range(deals)``; the games and figures. With
+    ``workers`` > 1 the deals are played in that many processes, in blocks of
+    ``BLOCK``: every deal reseeds its agents, so the games are those of one process."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals, unit="deal", desc="defence", file=sys.stderr)
+    if workers <= 1:
+        games = play_deals(declarer_spec, a, b, range(deals), seed, bar)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        blocks = [range(i, min(i + BLOCK, deals)) for i in range(0, deals, BLOCK)]
+        games = {"A": [], "B": []}
+        with ProcessPoolExecutor(workers) as pool:
+            jobs = [pool.submit(play_deals, declarer_spec, a, b, r, seed) for r in blocks]
+            for block, job in zip(blocks, jobs, strict=True):  # in deal order
+                for side, recs in job.result().items():
+                    games[side].extend(recs)
+                if bar is not None:
+                    bar.update(len(block))
     if bar is not None:
         bar.close()
     return {"declarer": declarer_spec, "A": a, "B": b, "deals": deals, "seed": seed,
@@ -242,10 +268,11 @@ def main(argv: list[str] | None = None) -> int:
         "--json", type=Path, default=None,
         help="write every figure here (default: a new results/defence-<time>.json)",
     )  # fmt: skip
+    ap.add_argument("--workers", type=int, default=1, help="processes (the same games for any)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
-    if args.deals < 1:
-        print("error: --deals must be positive", file=sys.stderr)
+    if args.deals < 1 or args.workers < 1:
+        print("error: --deals and --workers must be positive", file=sys.stderr)
         return 2
     out = args.json or new_output("defence", suffixes=())
     if args.json is not None and (out.exists() or not out.parent.is_dir()):
@@ -254,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for spec in (args.declarer, *args.defenders):
             check_spec(spec)
-        res = run(args.declarer, *args.defenders, args.deals, args.seed, not args.no_progress)
+        res = run(args.declarer, *args.defenders, args.deals, args.seed, not args.no_progress,
+                  args.workers)  # fmt: skip
     except AgentSpecError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -90,3 +90,12 @@ def test_first_difference_locates_the_first_different_card():
     played = i - len(start.history)  # cards before the first different one
     assert (trick, card) == (played // 3 + 1, played % 3)
     assert not declarer  # only the defenders differ, so a defender deviates first
+
+
+def test_any_worker_count_plays_the_same_games():
+    """Deals in blocks over processes: the games of one process, in deal order."""
+    one = bench_defence.run("heuristic", A, B, deals=23, seed=4, progress=False)
+    two = bench_defence.run("heuristic", A, B, deals=23, seed=4, progress=False, workers=2)
+    assert one["games"] == two["games"] and len(one["games"]["A"]) > 15
+    assert one["b_minus_a_defence_win_rate"] == two["b_minus_a_defence_win_rate"]
+    assert bench_defence.main(["--defenders", A, B, "--workers", "0"]) == 2
