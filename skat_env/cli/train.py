@@ -388,30 +388,23 @@ def _zip_state(model: Any, path: Path) -> dict:
 
 def _npz_state(model: Any, path: Path) -> dict:
     """``model``'s state dict filled from NumPy policy and value layers."""
-    import numpy as np
     import torch
 
-    from skat_env.integrations.numpy_policy import NumpyPolicy, load_value_layers
+    from skat_env.integrations.numpy_policy import NumpyPolicy, linear_modules, load_value_layers
 
     value = load_value_layers(path)
     if value is None:
         raise ValueError("it holds no value network (export it with numpy_policy.export)")
     policy = [(w.T, b) for w, b in NumpyPolicy.load(path).layers]  # back to (out, in)
-    p = model.policy
-    modules = {
-        "policy": [m for m in p.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-        + [p.action_net],
-        "value": [m for m in p.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)]
-        + [p.value_net],
-    }
-    names = {id(m): n for n, m in p.named_modules()}
-    state = dict(p.state_dict())
-    for kind, layers in (("policy", policy), ("value", value)):
-        if len(layers) != len(modules[kind]):
+    names = {id(m): n for n, m in model.policy.named_modules()}
+    state = dict(model.policy.state_dict())
+    for net, layers in (("policy", policy), ("value", value)):
+        modules = linear_modules(model.policy, net)
+        if len(layers) != len(modules):
             return {}  # another network: the shape check refuses it
-        for m, (w, b) in zip(modules[kind], layers, strict=True):
-            state[f"{names[id(m)]}.weight"] = torch.as_tensor(np.asarray(w, np.float32))
-            state[f"{names[id(m)]}.bias"] = torch.as_tensor(np.asarray(b, np.float32))
+        for m, (w, b) in zip(modules, layers, strict=True):
+            state[f"{names[id(m)]}.weight"] = torch.as_tensor(w, dtype=torch.float32)
+            state[f"{names[id(m)]}.bias"] = torch.as_tensor(b, dtype=torch.float32)
     return state
 
 

@@ -43,14 +43,9 @@ class NumpyPolicy(BasePolicy):
     @classmethod
     def from_policy(cls, policy: Any) -> NumpyPolicy:
         """A frozen copy of a live ``MaskableActorCriticPolicy`` (flat MLP only)."""
-        import torch
-
         if type(policy.features_extractor).__name__ != "FlattenExtractor":
             raise ValueError("only flat MLP policies (FlattenExtractor) are supported")
-        nets = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-        nets.append(policy.action_net)
-        layers = [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in nets]
-        return cls(layers, policy.activation_fn.__name__)
+        return cls(_copy(linear_modules(policy, "policy")), policy.activation_fn.__name__)
 
     @classmethod
     def load(cls, path: str | Path) -> NumpyPolicy:
@@ -104,13 +99,23 @@ class NumpyPolicy(BasePolicy):
         return int(self.act_batch(obs, np.asarray(observation["action_mask"])[None])[0])
 
 
-def value_layers(policy: Any) -> Layers:
-    """The value network's linear layers of a live ``MaskableActorCriticPolicy``."""
+def linear_modules(policy: Any, net: str) -> list[Any]:
+    """The ``torch.nn.Linear`` layers of a live ``MaskableActorCriticPolicy``'s ``net``
+    (``"policy"`` or ``"value"``), input first, the head last."""
     import torch
 
-    nets = [m for m in policy.mlp_extractor.value_net if isinstance(m, torch.nn.Linear)]
-    nets.append(policy.value_net)
-    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in nets]
+    body = getattr(policy.mlp_extractor, f"{net}_net")
+    head = policy.action_net if net == "policy" else policy.value_net
+    return [m for m in body if isinstance(m, torch.nn.Linear)] + [head]
+
+
+def _copy(modules: list[Any]) -> Layers:
+    return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy()) for m in modules]
+
+
+def value_layers(policy: Any) -> Layers:
+    """The value network's linear layers of a live ``MaskableActorCriticPolicy``."""
+    return _copy(linear_modules(policy, "value"))
 
 
 def load_value_layers(path: str | Path) -> Layers | None:
@@ -131,4 +136,12 @@ def export(zip_path: str | Path, npz_path: str | Path) -> None:
     NumpyPolicy.from_policy(policy).save(npz_path, value=value_layers(policy))
 
 
-__all__ = ["ACTIVATIONS", "Layers", "NumpyPolicy", "export", "load_value_layers", "value_layers"]
+__all__ = [
+    "ACTIVATIONS",
+    "Layers",
+    "NumpyPolicy",
+    "export",
+    "linear_modules",
+    "load_value_layers",
+    "value_layers",
+]
