@@ -50,7 +50,7 @@ from .envs.policy import (
     sees_everything,
     view_hook,
 )
-from .tournament import per_deal_sf, play_deals, seatings, summarise
+from .tournament import bootstrap_ci, per_deal_sf, play_deals, seatings, summarise
 
 #: the two line-ups: who sits in the three seats (the policy alone, or two copies of it)
 LINEUPS: dict[str, tuple[str, str, str]] = {
@@ -349,16 +349,16 @@ def report(opponents: Sequence[Opponent], records: dict, timing: dict,
     entries, diffs = [], []
     for k, opp in enumerate(opponents):
         lineups = {}
+        pair = []
         for lineup, roles in LINEUPS.items():
             recs = records[k, lineup]
             s = summarise(recs, roles, opp.deals, opp.seed, bootstrap)
             (cmp,) = s["comparisons"]
+            pair.append(_diff(recs, roles, opp.deals))
             lineups[lineup] = {"games": len(recs), "margin": cmp["sf_diff_per_game"],
-                               "margin_ci95": cmp["ci95"], **s["agents"]}  # fmt: skip
+                               "margin_ci95": cmp["ci95"], **s["agents"],
+                               "deal_margins": [round(float(x), 4) for x in pair[-1]]}  # fmt: skip
         if opp.rated:
-            pair = [
-                _diff(records[k, lineup], roles, opp.deals) for lineup, roles in LINEUPS.items()
-            ]
             diffs.append((pair, opp.seed))
         secs = timing["cpu_seconds"][k]
         games = sum(v["games"] for v in lineups.values())
@@ -399,6 +399,52 @@ def rating(diffs: Sequence[tuple[Sequence[np.ndarray], int]], samples: int) -> d
         "how": "mean over the rated opponents and both line-ups of the policy's SF/game minus "
         "the opponent's; interval: bootstrap over each opponent's deals",
     }
+
+
+def compare(base: dict[str, Any], other: dict[str, Any], bootstrap: int = 2000) -> dict[str, Any]:
+    """``other`` minus ``base``, two results of :func:`run_panel` on the same panel, opponents
+    and deals: per opponent and line-up the difference of the margins, and the difference of
+    the ratings, each with a *paired* 95% bootstrap interval (both policies played the same
+    deals, so the luck of the cards cancels once more and the interval is narrower than
+    either rating's). Raises :class:`PanelError` for results that cannot be compared."""
+    if not isinstance(bootstrap, int) or bootstrap < 1:
+        raise PanelError(f"bootstrap must be a positive integer, got {bootstrap!r}")
+    for r in (base, other):
+        if not isinstance(r, dict) or "opponents" not in r or "panel" not in r:
+            raise PanelError("a comparison takes two panel results (skat-bench JSON files)")
+    if base["panel"] != other["panel"]:
+        raise PanelError(f"the results are of different panels ({base['panel']} and "
+                         f"{other['panel']})")  # fmt: skip
+    deals = [[(e["name"], e["deals"]) for e in r["opponents"]] for r in (base, other)]
+    if deals[0] != deals[1]:
+        raise PanelError(f"the results played different opponents or deal counts: "
+                         f"{deals[0]} and {deals[1]}; compare runs with the same --only "
+                         "and --deals-scale")  # fmt: skip
+    entries, diffs = [], []
+    for a, b in zip(base["opponents"], other["opponents"], strict=True):
+        pair, lineups = [], {}
+        for lineup in LINEUPS:
+            try:
+                d = np.subtract(b["lineups"][lineup]["deal_margins"],
+                                a["lineups"][lineup]["deal_margins"])  # fmt: skip
+            except KeyError:
+                raise PanelError("a result without per-deal margins (written by an older "
+                                 "version): benchmark that policy again") from None  # fmt: skip
+            pair.append(d)
+            ci = bootstrap_ci(d, bootstrap, a["seed"])
+            lineups[lineup] = {"diff": float(d.mean()), "ci95": None if ci is None else list(ci)}
+        if a["rated"]:
+            diffs.append((pair, a["seed"]))
+        entries.append({"name": a["name"], "deals": a["deals"], "lineups": lineups})
+    return {
+        "panel": base["panel"],
+        "base": base["policy"],
+        "other": other["policy"],
+        "opponents": entries,
+        "rating_diff": {**rating(diffs, bootstrap), "how": "the other's rating minus the "
+                        "base's; interval: bootstrap over each opponent's deals, both "
+                        "policies' games of a deal drawn together"} if diffs else None,
+    }  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------
@@ -469,6 +515,24 @@ def leaderboard(runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (math.isnan(row["rating"]), -row["rating"]))
 
 
+def format_comparison(result: dict[str, Any]) -> str:
+    """A :func:`compare` result as a terminal table (rich)."""
+    from rich.table import Table
+
+    table = Table(title=f"{result['other']} minus {result['base']} on panel {result['panel']} "
+                  "(the same deals; paired 95% intervals)", title_justify="left", box=None,
+                  header_style="bold")  # fmt: skip
+    for i, c in enumerate(("opponent", "line-up", "deals", "margin diff", "95% CI")):
+        table.add_column(c, justify="left" if i < 2 else "right", no_wrap=True)
+    for e in result["opponents"]:
+        for lineup, r in e["lineups"].items():
+            table.add_row(e["name"] if lineup == "alone" else "", lineup, str(e["deals"]),
+                          f"{r['diff']:+.1f}", _ci(r["ci95"]))  # fmt: skip
+    r = result["rating_diff"]
+    tail = "-" if r is None else f"{r['sf_margin']:+.1f} {_ci(r['ci95'])} SF/game"
+    return "\n".join([_render(table), f"rating difference: {tail}"])
+
+
 def format_leaderboard(rows: Sequence[dict[str, Any]]) -> str:
     """The leaderboard as a terminal table (rich)."""
     from rich.table import Table
@@ -520,5 +584,5 @@ def write_plot(results: dict[str, Any], path: Path) -> None:
 
 
 __all__ = ["LEADERBOARD", "LINEUPS", "PANELS", "PANEL_V1", "Opponent", "Panel", "PanelError",
-           "PolicyAgent", "format_leaderboard", "format_table", "leaderboard", "run_panel",
-           "select", "write_plot"]  # fmt: skip
+           "PolicyAgent", "compare", "format_comparison", "format_leaderboard", "format_table",
+           "leaderboard", "run_panel", "select", "write_plot"]  # fmt: skip

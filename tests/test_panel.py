@@ -18,6 +18,8 @@ from skat_env.panel import (
     Opponent,
     Panel,
     PanelError,
+    compare,
+    format_comparison,
     format_table,
     leaderboard,
     make_jobs,
@@ -228,3 +230,60 @@ def test_cli_leaderboard_ranks_each_player_and_writes_one_json(tmp_path, capsys,
     assert [r["policy"] for r in results["leaderboard"]] == ["heuristic", "random"]
     assert [r["policy"] for r in results["runs"]] == ["random", "heuristic"]
     assert "leaderboard" in capsys.readouterr().out
+
+
+def test_per_deal_margins_average_to_each_margin(serial_ppo):
+    for e in serial_ppo["opponents"]:
+        for r in e["lineups"].values():
+            assert len(r["deal_margins"]) == e["deals"]
+            assert np.mean(r["deal_margins"]) == pytest.approx(r["margin"], abs=1e-3)
+
+
+def test_compare_gives_paired_differences_of_margins_and_ratings(serial_ppo):
+    other = run_panel("heuristic", TINY, bootstrap=200)
+    diff = compare(serial_ppo, other, bootstrap=200)
+    assert (diff["base"], diff["other"]) == ("ppo", "heuristic")
+    for a, b, d in zip(serial_ppo["opponents"], other["opponents"], diff["opponents"],
+                       strict=True):  # fmt: skip
+        for lineup, r in d["lineups"].items():
+            want = b["lineups"][lineup]["margin"] - a["lineups"][lineup]["margin"]
+            assert r["diff"] == pytest.approx(want, abs=1e-3)
+            assert r["ci95"][0] <= r["diff"] <= r["ci95"][1]
+    r = diff["rating_diff"]
+    want = other["rating"]["sf_margin"] - serial_ppo["rating"]["sf_margin"]
+    assert r["sf_margin"] == pytest.approx(want, abs=1e-3) and r["opponents"] == 2
+    assert r["ci95"][0] <= r["sf_margin"] <= r["ci95"][1]
+    # a result against itself: every deal's difference is zero, so is every interval
+    same = compare(other, other, bootstrap=200)
+    assert same["rating_diff"]["ci95"] == [0.0, 0.0]
+    assert "rating difference: +0.0 [+0.0, +0.0]" in format_comparison(same)
+
+
+def test_compare_refuses_results_of_other_deals_or_without_per_deal_margins(serial_ppo):
+    fewer = run_panel("heuristic", TINY, ("heuristic",), bootstrap=100)
+    with pytest.raises(PanelError, match="different opponents or deal counts"):
+        compare(serial_ppo, fewer)
+    old = json.loads(json.dumps(serial_ppo))
+    del old["opponents"][0]["lineups"]["alone"]["deal_margins"]
+    with pytest.raises(PanelError, match="without per-deal margins"):
+        compare(old, serial_ppo)
+    with pytest.raises(PanelError, match="different panels"):
+        compare({**serial_ppo, "panel": "v1"}, serial_ppo)
+
+
+def test_cli_compare_prints_the_difference_and_refuses_bad_files(tmp_path, capsys, serial_ppo):
+    base, other = tmp_path / "a.json", tmp_path / "b.json"
+    base.write_text(json.dumps(serial_ppo))
+    other.write_text(json.dumps(run_panel("heuristic", TINY, bootstrap=100)))
+    assert main(["--compare", str(base), str(other), "--bootstrap", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "heuristic minus ppo on panel tiny" in out and "rating difference:" in out
+    (tmp_path / "bad.json").write_text("{not json")
+    for bad, message in (
+        (["--compare", str(base), str(tmp_path / "none.json")], "cannot read"),
+        (["--compare", str(base), str(tmp_path / "bad.json")], "cannot read"),
+        (["ppo", "--compare", str(base), str(other)], "takes no POLICY"),
+    ):
+        assert main(bad) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

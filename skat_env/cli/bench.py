@@ -6,12 +6,16 @@
     skat-bench ppo --address auto           # Ray tasks on a running cluster
     skat-bench --leaderboard --workers 2    # the shipped players, best rating first
     skat-bench --list                       # the panel's opponents and deal sets
+    skat-bench --compare old.json new.json  # new minus old, paired intervals
 
 Per opponent and line-up (alone: the policy against two copies of the opponent; pair: two
 copies of the policy against it): the margin (the policy's Seeger-Fabian points per game minus
 the opponent's) with a 95% bootstrap interval over deals, and each side's declarer share and
 declarer win rate. The rating is the mean margin over the rated opponents (all but random) and
-both line-ups. Results are the same for any --workers and on a Ray cluster. Outputs go to a new
+both line-ups. Results are the same for any --workers and on a Ray cluster. --compare takes
+two such results (the same panel, opponents and deals) and prints the second minus the first
+per opponent and for the rating, with paired intervals: the way to tell whether a new policy
+beats an old one. Outputs go to a new
 results/bench-<policy>-<time>.json and .png unless --json names a file. The library is
 :mod:`skat_env.panel` (``run_panel(policy)`` also takes a Python policy object or function).
 """
@@ -19,6 +23,7 @@ results/bench-<policy>-<time>.json and .png unless --json names a file. The libr
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -31,6 +36,8 @@ from skat_env.panel import (
     LEADERBOARD,
     PANELS,
     PanelError,
+    compare,
+    format_comparison,
     format_leaderboard,
     format_table,
     leaderboard,
@@ -61,6 +68,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help=f"benchmark the shipped players ({', '.join(LEADERBOARD)}) instead",
     )
     ap.add_argument("--list", action="store_true", help="print the panel and exit")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BASE", "OTHER"),
+        help="print OTHER minus BASE, two JSON results of skat-bench on the same deals, with "
+        "paired intervals, and exit",
+    )
     ap.add_argument("--panel", default="v1", choices=sorted(PANELS), help="panel version")
     ap.add_argument(
         "--only",
@@ -114,6 +129,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "skat-bench") -> int:
         if args.list:
             print(_panel_listing(args.panel))
             return 0
+        if args.compare:
+            if args.policy or args.leaderboard:
+                raise PanelError("--compare reads two results; it takes no POLICY or --leaderboard")
+            base, other = (_load(path) for path in args.compare)
+            print(format_comparison(compare(base, other, args.bootstrap)))
+            return 0
         return _run(args, command_line(prog, argv), prog)
     except (PanelError, OutputPathError) as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
@@ -146,6 +167,17 @@ def _run(args: argparse.Namespace, command: str, prog: str) -> int:
         return write_results(results, out, None, write_plot, prog)
     results = {**runs[0], "command": command}
     return write_results(results, out, plot, write_plot, prog)
+
+
+def _load(path: Path) -> dict:
+    """A skat-bench JSON result (one policy's run)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise PanelError(f"cannot read {str(path)!r}: {e}") from None
+    if isinstance(data, dict) and "leaderboard" in data:
+        raise PanelError(f"{str(path)!r} is a leaderboard; compare two single runs")
+    return data
 
 
 def _panel_listing(version: str) -> str:
