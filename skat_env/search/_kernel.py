@@ -26,7 +26,6 @@ MODE_POINTS, MODE_TRICKS_MAX, MODE_TRICKS_MIN = 0, 1, 2
 HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed 64-bit int
 HASH_MUL2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
 MAX_MOVES = 12  # workspace columns (a hand holds at most 10 cards)
-ETC_CARDS = 15  # enhanced transposition cutoffs at a trick's last card while this many are out
 TT_IN_TRICK = 18  # after a trick's lead the table is used while this many cards are held
 RUFF_PENALTY = 50  # a lead that an opponent would trump goes after the others of its kind
 DRAW = 256  # a bit of ``last`` at a lead: an opponent of the leader holds trumps
@@ -445,40 +444,6 @@ def _sure_bounds(smask, pts, decl, mode, h0, h1, h2, rem, leader):
 
 
 @njit(cache=True, inline="always")
-def _etc(eff, pts, tt, blocks, ws, fr, decl, mode, game, sp, player, is_max, win_card,
-         win_seat, alpha, beta):  # fmt: skip
-    """Enhanced transposition cutoff at a trick's last card: if the table already bounds a
-    position after one of the moves past the window, that bound settles this node (a
-    fail-soft value) before any move is searched; else -1."""
-    h = (fr[sp, H0], fr[sp, H1], fr[sp, H2])
-    units = pts[fr[sp, C0]] + pts[fr[sp, C1]] if mode == MODE_POINTS else 1
-    for i in range(fr[sp, NMOV]):
-        c = ws[sp, 2 * i]
-        bit = 1 << c
-        h0 = h[0] & ~bit if player == 0 else h[0]
-        h1 = h[1] & ~bit if player == 1 else h[1]
-        h2 = h[2] & ~bit if player == 2 else h[2]
-        winner = player if _beats(eff, c, win_card) else win_seat
-        got = 0
-        if winner == decl:
-            got = units + pts[c] if mode == MODE_POINTS else 1
-        ka, kb = _canon_key(blocks, h0, h1, h2)
-        kb |= (winner << 32) | (mode << 34) | (decl << 36) | (game << 38)
-        mix = ka * HASH_MUL + kb * HASH_MUL2
-        slot = ((mix ^ (mix >> 29)) >> 32) & (tt.shape[0] - 2)
-        if tt[slot, 0] != ka or tt[slot, 1] != kb:
-            slot += 1
-            if tt[slot, 0] != ka or tt[slot, 1] != kb:
-                continue
-        d = tt[slot, 2]
-        if is_max and got + (d & 255) >= beta:
-            return got + (d & 255)
-        if not is_max and got + ((d >> 8) & 255) <= alpha:
-            return got + ((d >> 8) & 255)
-    return -1
-
-
-@njit(cache=True, inline="always")
 def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
     """Open the node in frame ``sp``: -1 if its moves were generated (search on), else a
     fail-soft value settled without search (<= alpha: an upper bound, >= beta: a lower one,
@@ -608,11 +573,6 @@ def _enter(eff, smask, pts, tt, blocks, ws, fr, ctr, decl, mode, game, sp):
         partner,
         last,
     )
-    if ntr == 2 and fr[sp, NMOV] > 1 and _popcount(live) >= ETC_CARDS:
-        r = _etc(eff, pts, tt, blocks, ws, fr, decl, mode, game, sp, player, is_max, win_card,
-                 win_seat, alpha, beta)  # fmt: skip
-        if r >= 0:
-            return r
     fr[sp, IMOV] = 0
     fr[sp, ISMAX] = 1 if is_max else 0
     fr[sp, BEST] = -1 if is_max else rem + 1
