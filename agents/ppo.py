@@ -2,8 +2,10 @@
 
 ``ppo`` alone plays the shipped model, installed with the package as NumPy weights
 (``skat_env/agents/models/ppo_skat.npz``, exported from ``models/ppo_skat.zip``; its training
-record beside it): it needs neither torch nor the repository. ``ppo:PATH`` loads a saved
-model zip (torch and sb3-contrib) or such an ``.npz``.
+record beside it): it needs neither torch nor the repository. ``ppo:DATE`` plays an earlier
+shipped model, kept as package data too (:data:`RELEASES`; the benchmark panel plays them,
+so its figures never change). ``ppo:PATH`` loads a saved model zip (torch and sb3-contrib)
+or such an ``.npz``; a release name wins over a file of that name (write ``./NAME``).
 
 Plays greedily (the best legal move of the policy's logits) through a NumPy forward pass,
 :class:`skat_env.integrations.numpy_policy.NumpyPolicy`: the moves of SB3's
@@ -27,6 +29,8 @@ from .base import Agent
 
 #: the shipped model as package data, policy and value (numpy_policy.export(zip, npz))
 BUNDLED_MODEL = Path(__file__).with_name("models") / "ppo_skat.npz"
+#: earlier shipped models by the date they shipped (``ppo:DATE``): their policy weights
+RELEASES = {"2026-12-02": BUNDLED_MODEL.with_name("ppo_skat_2026-12-02.npz")}
 
 
 class PPOAgent(Agent):
@@ -38,7 +42,11 @@ class PPOAgent(Agent):
     path: Path | None
 
     def __init__(self, path: str | Path | None = None):
-        self.path = file = BUNDLED_MODEL if path is None else Path(path)
+        if path is None:
+            file = BUNDLED_MODEL
+        else:
+            file = RELEASES.get(str(path), Path(path))
+        self.path = file
         if not file.is_file():
             raise FileNotFoundError(f"no model file at {str(file)!r}")
         if not zipfile.is_zipfile(file):  # an .npz is a zip too
@@ -87,4 +95,4 @@ class PPOAgent(Agent):
         return state
 
 
-__all__ = ["BUNDLED_MODEL", "PPOAgent"]
+__all__ = ["BUNDLED_MODEL", "RELEASES", "PPOAgent"]

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .contracts import MARGIN, SKATS
+from .ppo import RELEASES
+
+PPO_RELEASES = tuple(RELEASES)
 
 #: where every kind's options are listed (named by every spec error)
 WHERE = "docs/agents.md, or python -m skat_env.agents"
@@ -236,7 +239,8 @@ _KINDS = (
         Option("auction", "bool", "0: decide as if the bids were not known", True),
     )),
     Kind("ppo", "a trained MaskablePPO policy, played greedily; without a path the bundled "
-         "model", path=Option("path", "path", "a model.zip or its weights as .npz", "")),
+         "model", path=Option("path", "path", "a model.zip or its weights as .npz, or an "
+                              "earlier shipped model by its date", "", choices=PPO_RELEASES)),
     Kind("rllib", "a policy exported by train_rllib.py, played greedily",
          path=Option("path", "path", "a checkpoint directory (#MODULE picks a module: shared, "
                      "player_0..2) or a policy file", metavar="PATH[#MODULE]")),
@@ -302,7 +306,8 @@ def markdown() -> str:
     ]
     for k in KINDS.values():
         needs = f"`pip install 'skat-env[{k.needs}]'`" if k.needs else ""
-        lines.append(f"| `{k.usage}` | {k.summary} | {needs} |")
+        usage = k.usage.replace("|", "\\|")  # a pipe inside a table cell
+        lines.append(f"| `{usage}` | {k.summary} | {needs} |")
     for k in KINDS.values():
         rows = [*([k.path] if k.path else []), *k.options]
         if not rows:

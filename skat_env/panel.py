@@ -3,7 +3,7 @@
 Beating one opponent says little about a policy: a player that learned against the heuristic's
 weak defence can overbid against a stronger one. The panel plays the policy against a fixed,
 versioned list of opponents (random, the heuristic and two bidding variants, the learned
-contracts, the shipped ``ppo``, ``pimc:fast``, ``pimc``) on fixed deal sets, in both line-ups:
+contracts, a shipped PPO model, ``pimc:fast``, ``pimc``) on fixed deal sets, in both line-ups:
 
 - ``alone``: the policy against two copies of the opponent;
 - ``pair``: two copies of the policy against the opponent.
@@ -58,7 +58,7 @@ LINEUPS: dict[str, tuple[str, str, str]] = {
     "pair": ("policy", "policy", "opponent"),
 }
 #: the shipped players of the leaderboard (``skat-bench --leaderboard``)
-LEADERBOARD = ("heuristic", "learned", "ppo", "pimc:fast")
+LEADERBOARD = ("heuristic", "learned", "ppo", "ppo:2026-12-02", "pimc:fast")
 CHUNK_MAX = 64  # deals per job at most: small jobs keep the workers and the progress bar busy
 
 
@@ -94,7 +94,7 @@ PANEL_V1 = Panel("v1", (
     Opponent("bold", "heuristic:margin=-2", 500, 103, "the heuristic, bidding bolder"),
     Opponent("careful", "heuristic:margin=2", 500, 104, "the heuristic, bidding more carefully"),
     Opponent("learned", "learned", 500, 105, "learned contract decisions, the heuristic's cards"),
-    Opponent("ppo", "ppo", 1000, 106, "the shipped PPO model"),
+    Opponent("ppo", "ppo:2026-12-02", 1000, 106, "the PPO model shipped on 2026-12-02"),
     Opponent("pimc:fast", "pimc:fast", 300, 107, "the search player, quick preset"),
     Opponent("pimc", "pimc", 200, 108, "the search player, default"),
 ))  # fmt: skip

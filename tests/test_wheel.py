@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skat_env.agents.ppo import BUNDLED_MODEL, PPOAgent
+from skat_env.agents.ppo import BUNDLED_MODEL, RELEASES, PPOAgent
 from skat_env.agents.registry import make_agent
 from skat_env.core.game import Game
 from skat_env.encoding.observation import observe
@@ -41,6 +41,18 @@ def test_ppo_without_a_path_is_the_bundled_model():
     assert isinstance(agent, PPOAgent) and agent.name == "ppo" and agent.path == BUNDLED_MODEL
     assert BUNDLED_MODEL.suffix == ".npz" and BUNDLED_MODEL.with_suffix(".json").is_file()
     assert make_agent(f"ppo:{BUNDLED_MODEL}").name == f"ppo:{BUNDLED_MODEL}"
+
+
+def test_an_earlier_release_is_bundled_by_its_date(tmp_path, monkeypatch):
+    assert RELEASES and all(f.is_file() and f.parent == BUNDLED_MODEL.parent
+                            for f in RELEASES.values())  # fmt: skip
+    for date, file in RELEASES.items():
+        agent = make_agent(f"ppo:{date}")
+        assert agent.name == f"ppo:{date}" and agent.path == file
+        monkeypatch.chdir(tmp_path)  # a file of that name is reached as ./NAME
+        (tmp_path / date).write_bytes(BUNDLED_MODEL.read_bytes())
+        assert make_agent(f"ppo:{date}").path == file
+        assert make_agent(f"ppo:./{date}").path == Path(f"./{date}")
 
 
 def test_bundled_weights_are_the_shipped_zip_exactly():
@@ -116,6 +128,7 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     for name in (
         "skat_env/agents/models/ppo_skat.npz",
         "skat_env/agents/models/ppo_skat.json",
+        "skat_env/agents/models/ppo_skat_2026-12-02.npz",  # `ppo:2026-12-02`, on the panel
         "skat_env/agents/models/contracts.npz",  # `learned`, `heuristic:contracts=learned`
         "skat_env/agents/models/contracts_search.npz",  # the default `pimc`'s bidder
         "skat_env/agents/ppo.py",
@@ -126,7 +139,7 @@ def test_the_wheel_carries_the_model_and_the_web_page(tmp_path):
     ):
         assert name in names
     assert not any(n.startswith(("tests/", "models/", "agents/")) for n in names)
-    assert wheel.stat().st_size < 2_500_000  # the model (policy and value) is 1.5 MB of it
+    assert wheel.stat().st_size < 3_200_000  # the models: 1.5 MB (policy and value), 0.8 MB
 
 
 def test_the_readme_python_snippets_run():
