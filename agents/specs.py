@@ -113,8 +113,8 @@ class Kind:
     @property
     def usage(self) -> str:
         """``pimc[:OPTIONS]``, ``ppo[:PATH]``, ``rllib:PATH[#MODULE]`` or ``random``."""
-        if self.path is not None:
-            metavar = self.path.syntax.partition("=")[2]
+        if self.path is not None:  # its named choices are in the option's table
+            metavar = self.path.metavar or METAVARS[self.path.type]
             optional = self.path.default is not None
             return f"{self.name}[:{metavar}]" if optional else f"{self.name}:{metavar}"
         return f"{self.name}[:OPTIONS]" if self.options else self.name
@@ -239,7 +239,7 @@ _KINDS = (
         Option("auction", "bool", "0: decide as if the bids were not known", True),
     )),
     Kind("ppo", "a trained MaskablePPO policy, played greedily; without a path the bundled "
-         "model", path=Option("path", "path", "a model.zip or its weights as .npz, or an "
+         "model, with a date an earlier shipped one", path=Option("path", "path", "a model.zip or its weights as .npz, or an "
                               "earlier shipped model by its date", "", choices=PPO_RELEASES)),
     Kind("rllib", "a policy exported by train_rllib.py, played greedily",
          path=Option("path", "path", "a checkpoint directory (#MODULE picks a module: shared, "
@@ -306,8 +306,7 @@ def markdown() -> str:
     ]
     for k in KINDS.values():
         needs = f"`pip install 'skat-env[{k.needs}]'`" if k.needs else ""
-        usage = k.usage.replace("|", "\\|")  # a pipe inside a table cell
-        lines.append(f"| `{usage}` | {k.summary} | {needs} |")
+        lines.append(f"| `{k.usage}` | {k.summary} | {needs} |")
     for k in KINDS.values():
         rows = [*([k.path] if k.path else []), *k.options]
         if not rows:
