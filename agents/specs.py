@@ -239,8 +239,9 @@ _KINDS = (
         Option("auction", "bool", "0: decide as if the bids were not known", True),
     )),
     Kind("ppo", "a trained MaskablePPO policy, played greedily; without a path the bundled "
-         "model, with a date an earlier shipped one", path=Option("path", "path", "a model.zip or its weights as .npz, or an "
-                              "earlier shipped model by its date", "", choices=PPO_RELEASES)),
+         "model, with a date an earlier shipped one",
+         path=Option("path", "path", "a model.zip or its weights as .npz, or an earlier shipped "
+                     "model by its date", "", choices=PPO_RELEASES)),
     Kind("rllib", "a policy exported by train_rllib.py, played greedily",
          path=Option("path", "path", "a checkpoint directory (#MODULE picks a module: shared, "
                      "player_0..2) or a policy file", metavar="PATH[#MODULE]")),
