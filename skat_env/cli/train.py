@@ -117,7 +117,7 @@ class Args:
     clone_epochs: int = _f(5, WARM, "behaviour-cloning passes over the decisions")
     iss_min_rating: float = _f(0.0, WARM, "iss: clone only seats rated at least this")
     opponents: str = _f(
-        "heuristic:0.7,self:0.2,random:0.1",
+        "heuristic:0.4,[heuristic:margin=-2]:0.1,[heuristic:margin=2]:0.1,learned:0.1,self:0.3",
         OPP,
         "a fixed mix spec:weight,... (random, heuristic, self: frozen copies of the learner, or "
         "any agent spec such as ppo:models/x.zip; a spec with commas in brackets: "
@@ -132,7 +132,7 @@ class Args:
     snapshot_every: int = _f(200_000, OPP, "freeze a copy of the learner (self) every N steps")
     snapshot_pool: int = _f(5, OPP, "self plays the last N snapshots")
     n_envs: int = _f(0, PPO, "games stepped together (0: 256 for --env vector, 8 for single)")
-    learning_rate: float = _f(3e-4, PPO, "Adam learning rate")
+    learning_rate: float = _f(1e-4, PPO, "Adam learning rate (low: the default start is trained)")
     n_steps: int = _f(0, PPO, "steps per env per rollout (0: a rollout of 8,192 steps)")
     batch_size: int = _f(2048, PPO, "minibatch size")
     n_epochs: int = _f(4, PPO, "epochs per rollout")
