@@ -42,11 +42,7 @@ class PPOAgent(Agent):
     path: Path | None
 
     def __init__(self, path: str | Path | None = None):
-        if path is None:
-            file = BUNDLED_MODEL
-        else:
-            file = RELEASES.get(str(path), Path(path))
-        self.path = file
+        self.path = file = BUNDLED_MODEL if path is None else RELEASES.get(str(path), Path(path))
         if not file.is_file():
             raise FileNotFoundError(f"no model file at {str(file)!r}")
         if not zipfile.is_zipfile(file):  # an .npz is a zip too

@@ -23,8 +23,6 @@ from typing import Any
 from .contracts import MARGIN, SKATS
 from .ppo import RELEASES
 
-PPO_RELEASES = tuple(RELEASES)
-
 #: where every kind's options are listed (named by every spec error)
 WHERE = "docs/agents.md, or python -m skat_env.agents"
 #: option types: their value syntax in help texts
@@ -241,7 +239,7 @@ _KINDS = (
     Kind("ppo", "a trained MaskablePPO policy, played greedily; without a path the bundled "
          "model, with a date an earlier shipped one",
          path=Option("path", "path", "a model.zip or its weights as .npz, or an earlier shipped "
-                     "model by its date", "", choices=PPO_RELEASES)),
+                     "model by its date", "", choices=tuple(RELEASES))),
     Kind("rllib", "a policy exported by train_rllib.py, played greedily",
          path=Option("path", "path", "a checkpoint directory (#MODULE picks a module: shared, "
                      "player_0..2) or a policy file", metavar="PATH[#MODULE]")),

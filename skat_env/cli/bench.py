@@ -12,12 +12,12 @@ Per opponent and line-up (alone: the policy against two copies of the opponent; 
 copies of the policy against it): the margin (the policy's Seeger-Fabian points per game minus
 the opponent's) with a 95% bootstrap interval over deals, and each side's declarer share and
 declarer win rate. The rating is the mean margin over the rated opponents (all but random) and
-both line-ups. Results are the same for any --workers and on a Ray cluster. --compare takes
-two such results (the same panel, opponents and deals) and prints the second minus the first
-per opponent and for the rating, with paired intervals: the way to tell whether a new policy
-beats an old one. Outputs go to a new
-results/bench-<policy>-<time>.json and .png unless --json names a file. The library is
-:mod:`skat_env.panel` (``run_panel(policy)`` also takes a Python policy object or function).
+both line-ups. Results are the same for any --workers and on a Ray cluster. Outputs go to a
+new results/bench-<policy>-<time>.json and .png unless --json names a file. --compare takes two
+such results (the same panel, opponents and deals) and prints the second minus the first per
+opponent and for the rating, with paired intervals: the way to tell whether a new policy beats
+an old one. The library is :mod:`skat_env.panel` (``run_panel(policy)`` also takes a Python
+policy object or function).
 """
 
 from __future__ import annotations
