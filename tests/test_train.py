@@ -136,6 +136,23 @@ def test_seeded_runs_repeat_and_resume_continues(in_tmp):
 
 
 @pytest.mark.slow
+def test_the_final_model_averages_the_last_checkpoints(in_tmp, capsys):
+    once = ("--eval-every", "0", "--checkpoint-every", "64")  # checkpoints at 64..256
+    assert run("--name", "mean", "--average-last", "3", *once) == 0
+    assert "the mean weights of the 3 checkpoints from 128 to 256 steps" in capsys.readouterr().out
+    d = in_tmp / "runs" / "mean"
+    tail = [params(d / f"checkpoints/ppo_{n}_steps.zip") for n in (128, 192, 256)]
+    for got, *each in zip(params(d / "final_model.zip"), *tail, strict=True):
+        np.testing.assert_allclose(got, np.mean(each, axis=0), rtol=1e-6, atol=1e-7)
+        assert not np.array_equal(got, each[-1])
+    assert run("--name", "last", "--average-last", "1", *once) == 0
+    assert "mean weights" not in capsys.readouterr().out
+    last = in_tmp / "runs" / "last"
+    final, raw = params(last / "final_model.zip"), params(last / "checkpoints/ppo_256_steps.zip")
+    assert all(np.array_equal(a, b) for a, b in zip(final, raw, strict=True))
+
+
+@pytest.mark.slow
 def test_a_small_budget_ends_on_whole_rollouts_without_overshooting(in_tmp, capsys):
     assert run("--name", "odd", "--timesteps", "100", "--eval-every", "0") == 0
     out = capsys.readouterr().out
@@ -217,6 +234,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         (["--net-arch", "64,x"], "--net-arch"),
         (["--clone-games", "0"], "--clone-games must be positive"),
         (["--clone-epochs", "0"], "--clone-epochs must be positive"),
+        (["--average-last", "0"], "--average-last must be positive"),
         (
             ["--init", "bogus"],
             "--init must be an agent spec (heuristic, ppo, ...), none, data:, "

@@ -146,6 +146,8 @@ class Args:
     final_eval_deals: int = _f(1000, EVAL, "duplicate deals of the final evaluation")
     eval_workers: int = _f(1, EVAL, "processes for the evaluations")
     checkpoint_every: int = _f(500_000, OUT, "save runs/<name>/checkpoints/ every N steps")
+    average_last: int = _f(6, OUT, "final_model.zip holds the mean weights of the last N "
+                           "checkpoints, the last included (1: the last weights)")  # fmt: skip
     progress: bool = _f(True, OUT, "show progress bars")
     tensorboard: bool = _f(True, OUT, "also log to runs/<name>/tb (tensorboard --logdir runs)")
 
@@ -197,8 +199,8 @@ def validate(args: Args) -> dict[str, float] | list[str]:
     """Check the settings; return the opponents: normalised weights of a fixed mix, or the
     member specs of a pool."""
     positive = ("timesteps", "eval_deals", "final_eval_deals", "eval_workers", "batch_size",
-                "n_epochs", "snapshot_every", "snapshot_pool", "checkpoint_every", "clone_games",
-                "clone_epochs")  # fmt: skip
+                "n_epochs", "snapshot_every", "snapshot_pool", "checkpoint_every", "average_last",
+                "clone_games", "clone_epochs")  # fmt: skip
     for name in positive:
         if getattr(args, name) <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be positive")
@@ -301,11 +303,17 @@ def prepare_run(args: Args, given: AbstractSet[str]) -> tuple[Args, Path]:
     return args, run_dir
 
 
-def latest_checkpoint(run_dir: Path) -> Path | None:
-    """The checkpoint with the most steps (``checkpoints/ppo_<steps>_steps.zip``)."""
-    found = sorted(
+def checkpoints(run_dir: Path) -> list[tuple[int, Path]]:
+    """The run's checkpoints (``checkpoints/ppo_<steps>_steps.zip``) as (steps, path), fewest
+    steps first."""
+    return sorted(
         (int(p.stem.split("_")[1]), p) for p in run_dir.glob("checkpoints/ppo_*_steps.zip")
     )
+
+
+def latest_checkpoint(run_dir: Path) -> Path | None:
+    """The checkpoint with the most steps."""
+    found = checkpoints(run_dir)
     return found[-1][1] if found else None
 
 
@@ -602,6 +610,13 @@ def train(args: Args, given: AbstractSet[str] = frozenset()) -> dict:
 
     # --- save and evaluate ---------------------------------------------------------------------
     save_checkpoint(model, run_dir)
+    tail = checkpoints(run_dir)[-args.average_last :]
+    if len(tail) > 1:
+        cbs.average_checkpoints(model, [p for _, p in tail])
+        cbs.write(
+            f"final model: the mean weights of the {len(tail)} checkpoints from "
+            f"{tail[0][0]:,} to {tail[-1][0]:,} steps"
+        )
     cbs.save_atomic(model, run_dir / "final_model.zip")
     evaluator.deals = args.final_eval_deals
     rows = evaluator.evaluate(model, progress=args.progress)

@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
@@ -71,6 +71,28 @@ def save_atomic(model: Any, path: Path) -> None:
     tmp = path.with_name(path.stem + ".tmp.zip")
     model.save(tmp)
     os.replace(tmp, path)
+
+
+def average_checkpoints(model: Any, paths: list[Path]) -> None:
+    """Set ``model``'s policy and value weights to the mean of those saved in ``paths``
+    (MaskablePPO zips of the same architecture). A mean of the last weights of a run plays
+    better than any one of them (tail averaging, as in stochastic weight averaging); the
+    optimizer's state stays the model's own."""
+    import torch
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    if not paths:
+        raise ValueError("average_checkpoints needs at least one checkpoint")
+    own = model.policy.state_dict()
+    total = {k: torch.zeros_like(v, dtype=torch.float64) for k, v in own.items()}
+    for path in paths:
+        _, params, _ = load_from_zip_file(path, device="cpu", print_system_info=False)
+        weights = cast(dict[str, Any], params["policy"])  # a state dict, typed as a tensor
+        if weights.keys() != own.keys() or any(weights[k].shape != own[k].shape for k in own):
+            raise ValueError(f"{path} holds another network than the model's")
+        for k, v in weights.items():
+            total[k] += v.double()
+    model.policy.load_state_dict({k: (v / len(paths)).to(own[k].dtype) for k, v in total.items()})
 
 
 class SnapshotCallback(BaseCallback):
