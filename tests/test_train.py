@@ -235,6 +235,7 @@ def test_interrupt_saves_a_checkpoint_and_the_printed_resume_hint_works(
         (["--clone-games", "0"], "--clone-games must be positive"),
         (["--clone-epochs", "0"], "--clone-epochs must be positive"),
         (["--average-last", "0"], "--average-last must be positive"),
+        (["--learning-rate", "1.5"], "--learning-rate must be in [0, 1) (0: by --init)"),
         (
             ["--init", "bogus"],
             "--init must be an agent spec (heuristic, ppo, ...), none, data:, "
@@ -317,6 +318,21 @@ def test_bc_data_clones_recorded_decisions(in_tmp, capsys):
     assert "decisions of 4 recorded games" in capsys.readouterr().out
     assert run("--name", "e", "--init", f"data:{in_tmp / 'none'}") == 2
     assert "--init data: no shard_*.npz files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("init", "given", "rate"),
+    [("none", (), 3e-4), ("heuristic", (), 3e-4), ("model:bundled", (), 1e-4),
+     ("model:bundled", ("--learning-rate", "5e-5"), 5e-5)],
+)  # fmt: skip
+def test_the_learning_rate_follows_the_warm_start_unless_given(in_tmp, init, given, rate):
+    """A trained start keeps what it knows at 1e-4; a clone or nothing learns at 3e-4. The
+    config saves the rate used, so a resumed run keeps it."""
+    argv = [*TINY, "--init", init, *given]
+    args = train.parse_dataclass(train.Args, argv, "t", "", "")[0]
+    args, run_dir = train.prepare_run(args, set())
+    assert args.learning_rate == rate
+    assert json.loads((run_dir / "config.json").read_text())["learning_rate"] == rate
 
 
 @pytest.mark.slow

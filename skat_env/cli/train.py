@@ -132,7 +132,8 @@ class Args:
     snapshot_every: int = _f(200_000, OPP, "freeze a copy of the learner (self) every N steps")
     snapshot_pool: int = _f(5, OPP, "self plays the last N snapshots")
     n_envs: int = _f(0, PPO, "games stepped together (0: 256 for --env vector, 8 for single)")
-    learning_rate: float = _f(1e-4, PPO, "Adam learning rate (low: the default start is trained)")
+    learning_rate: float = _f(0.0, PPO, "Adam learning rate (0: 1e-4 from a trained model, "
+                              "--init model:..., which more unlearns; else 3e-4)")  # fmt: skip
     n_steps: int = _f(0, PPO, "steps per env per rollout (0: a rollout of 8,192 steps)")
     batch_size: int = _f(2048, PPO, "minibatch size")
     n_epochs: int = _f(4, PPO, "epochs per rollout")
@@ -209,7 +210,7 @@ def validate(args: Args) -> dict[str, float] | list[str]:
             raise UsageError(f"--{name.replace('_', '-')} must be >= 0")
     init = parse_init(args.init)
     checks = {
-        "--learning-rate must be in (0, 1)": 0 < args.learning_rate < 1,
+        "--learning-rate must be in [0, 1) (0: by --init)": 0 <= args.learning_rate < 1,
         "--clip-range must be in (0, 1)": 0 < args.clip_range < 1,
         "--ent-coef must be >= 0": 0 <= args.ent_coef < math.inf,
         "--max-minutes must be >= 0": 0 <= args.max_minutes < math.inf,
@@ -298,6 +299,8 @@ def prepare_run(args: Args, given: AbstractSet[str]) -> tuple[Args, Path]:
         args.n_envs = 256 if args.env == "vector" else 8
     if not args.n_steps:
         args.n_steps = max(1, 8192 // args.n_envs)
+    if not args.learning_rate:
+        args.learning_rate = 1e-4 if parse_init(args.init).kind == "model" else 3e-4
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps(dataclasses.asdict(args), indent=1))
     return args, run_dir
