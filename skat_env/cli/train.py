@@ -132,8 +132,8 @@ class Args:
     snapshot_every: int = _f(200_000, OPP, "freeze a copy of the learner (self) every N steps")
     snapshot_pool: int = _f(5, OPP, "self plays the last N snapshots")
     n_envs: int = _f(0, PPO, "games stepped together (0: 256 for --env vector, 8 for single)")
-    learning_rate: float = _f(0.0, PPO, "Adam learning rate (0: 1e-4 from a trained model, "
-                              "--init model:..., which more unlearns; else 3e-4)")  # fmt: skip
+    learning_rate: float = _f(0.0, PPO, "Adam learning rate (0: by --init, 1e-4 from a trained "
+                              "model, model:..., else 3e-4)")  # fmt: skip
     n_steps: int = _f(0, PPO, "steps per env per rollout (0: a rollout of 8,192 steps)")
     batch_size: int = _f(2048, PPO, "minibatch size")
     n_epochs: int = _f(4, PPO, "epochs per rollout")
