@@ -30,7 +30,9 @@ from .base import Agent
 #: the shipped model as package data, policy and value (numpy_policy.export(zip, npz))
 BUNDLED_MODEL = Path(__file__).with_name("models") / "ppo_skat.npz"
 #: earlier shipped models by the date they shipped (``ppo:DATE``): their policy weights
-RELEASES = {"2026-12-02": BUNDLED_MODEL.with_name("ppo_skat_2026-12-02.npz")}
+RELEASES = {
+    date: BUNDLED_MODEL.with_name(f"ppo_skat_{date}.npz") for date in ("2026-12-02", "2026-12-05")
+}
 
 
 class PPOAgent(Agent):

@@ -58,7 +58,7 @@ LINEUPS: dict[str, tuple[str, str, str]] = {
     "pair": ("policy", "policy", "opponent"),
 }
 #: the shipped players of the leaderboard (``skat-bench --leaderboard``)
-LEADERBOARD = ("heuristic", "learned", "ppo", "ppo:2026-12-02", "pimc:fast")
+LEADERBOARD = ("heuristic", "learned", "ppo", "ppo:2026-12-05", "ppo:2026-12-02", "pimc:fast")
 CHUNK_MAX = 64  # deals per job at most: small jobs keep the workers and the progress bar busy
 
 

@@ -21,8 +21,8 @@ from skat_env.tournament import deal_for
 RECORD = Path(__file__).parent / "data" / "same_moves.json"
 SEED = 2026
 #: player spec -> deals played (fewer for the slow search)
-LINEUPS = {"heuristic": 30, "learned": 24, "ppo": 24, "ppo:2026-12-02": 24, "pimc:fast": 15,
-           "pimc": 12}  # fmt: skip
+LINEUPS = {"heuristic": 30, "learned": 24, "ppo": 24, "ppo:2026-12-05": 24, "ppo:2026-12-02": 24,
+           "pimc:fast": 15, "pimc": 12}  # fmt: skip
 
 
 def play(spec: str, index: int) -> list[int]:
