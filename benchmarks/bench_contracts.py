@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skat_env.agents.registry import AgentSpecError, check_spec  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.tournament import EvaluationError, evaluate  # noqa: E402
 
 FIGURES = ("sf_per_game", "declarer_share", "declarer_win_rate", "overbid_rate", "passed_in_share")
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--contracts", nargs=2, default=["learned", "heuristic"], metavar="SPEC")
     ap.add_argument("--cards", default="heuristic", help="heuristic or pimc[:OPTIONS]")
     ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None, help="write every figure here")
     ap.add_argument("--no-progress", action="store_true")

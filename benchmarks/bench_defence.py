@@ -38,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skat_env.agents.registry import AgentSpecError, check_spec, make_agent  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.cli.outputs import command_line, new_output  # noqa: E402
 from skat_env.core.game import PLAY, Game  # noqa: E402
 from skat_env.envs.policy import decide  # noqa: E402
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--declarer", default="heuristic", help="the fixed declarer's agent spec")
     ap.add_argument("--defenders", nargs=2, metavar=("A", "B"), required=True)
     ap.add_argument("--deals", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument(
         "--json", type=Path, default=None,
         help="write every figure here (default: a new results/defence-<time>.json)",

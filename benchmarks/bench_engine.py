@@ -15,6 +15,7 @@ import random
 import statistics
 import time
 
+from skat_env.cli.options import seed_arg
 from skat_env.core.game import Game, random_deal
 
 
@@ -32,7 +33,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     args = ap.parse_args()
     deals = [random_deal(args.seed + i) for i in range(args.games)]
     rates = []

@@ -29,12 +29,14 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):  # one thread: no idle 
 
 from loops import OPENSPIEL_OBSERVERS, bench_openspiel, bench_skat_env  # noqa: E402
 
+from skat_env.cli.options import seed_arg  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3000, help="deals per round")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--raw", action="store_true", help="raw_env() instead of env()")
     which.add_argument("--both", action="store_true", help="raw_env() and env() in one run")

@@ -38,6 +38,7 @@ from loops import play_episode  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.core.game import Game  # noqa: E402
 from skat_env.encoding.tracker import ObservationTracker  # noqa: E402
 
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=7)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         print("error: --games and --repeats must be at least 1", file=sys.stderr)

@@ -32,6 +32,7 @@ from skat_env import vector  # noqa: E402
 from skat_env.agents import heuristic  # noqa: E402
 from skat_env.agents.base import view_of  # noqa: E402
 from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.envs.policy import act_rows  # noqa: E402
 from skat_env.envs.vector_env import SkatVectorEnv  # noqa: E402
 
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--batch", type=int, default=1024, help="games decided per call")
     ap.add_argument("--steps", type=int, default=30, help="consecutive steps of the games")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument(
         "--env-steps", type=int, default=20, help="also time SkatVectorEnv steps (0: skip)"
     )

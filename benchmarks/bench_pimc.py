@@ -38,6 +38,7 @@ import numpy as np  # noqa: E402
 from skat_env.agents.base import observation_view  # noqa: E402
 from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from skat_env.agents.registry import make_agent  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.core.game import PHASE_NAMES, PLAY, Game  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
 
@@ -153,7 +154,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", nargs="+", default=["pimc", "pimc:fast"])
     ap.add_argument("--games", type=int, default=12)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--accuracy", type=int, default=0, help="games for the accuracy test")
     ap.add_argument("--world-cost", type=int, default=0, help="games for the cost per world")
     ap.add_argument(

@@ -32,6 +32,7 @@ import numpy as np  # noqa: E402
 from loops import play_episode  # noqa: E402
 
 from skat_env import skat_v0  # noqa: E402
+from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.envs.single_agent import SkatSingleAgentEnv  # noqa: E402
 from skat_env.envs.vector_env import SkatVectorEnv  # noqa: E402
 
@@ -108,7 +109,7 @@ def measure(run: Callable[[], int]) -> tuple[int, float, int, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per env")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--num-envs", type=int, default=64, help="batch of the vector env")
     ap.add_argument("--envs", nargs="+", choices=ENVS, default=list(ENVS))
     args = ap.parse_args(argv)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from skat_env.cli.options import seed_arg
 from skat_env.core.game import random_deal
 from skat_env.core.tables import EFFECTIVE_SUIT_MASK, GRAND, NULL, TRUMP, points_of
 from skat_env.search import Position, Solver
@@ -125,7 +126,7 @@ def table(rows: Iterable[tuple]) -> Iterator[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals per game kind (1000)")
-    ap.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed (0)")
     ap.add_argument("--kinds", default="suit,grand,null", help="suit,grand,null")
     ap.add_argument("--tt-bits", type=int, default=20, help="table size 2**bits (20)")
     ap.add_argument("--queries", default=",".join(QUERIES), help=",".join(QUERIES))
@@ -136,8 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     kinds = tuple(k for k in a.kinds.split(",") if k)
     only = tuple(q for q in a.queries.split(",") if q)
     bad = [k for k in kinds if k not in KINDS]
-    if bad or not kinds or a.deals < 1:
-        ap.error(f"--kinds takes {','.join(KINDS)} (got {a.kinds!r}); --deals must be >= 1")
+    if bad or not kinds:
+        ap.error(f"--kinds takes {','.join(KINDS)} (got {a.kinds!r})")
+    if a.deals < 1:
+        ap.error(f"--deals must be >= 1, got {a.deals}")
+    if not 10 <= a.tt_bits <= 28:
+        ap.error(f"--tt-bits must be in 10..28, got {a.tt_bits}")
     if not only or any(q not in QUERIES for q in only):
         ap.error(f"--queries takes {','.join(QUERIES)} (got {a.queries!r})")
     print(f"{a.deals} deals per kind, seeds {a.seed}..{a.seed + a.deals - 1}")

@@ -43,7 +43,9 @@ class LeagueError(ValueError):
     """Bad league input (reported by the CLI without a traceback)."""
 
 
-def validate(agents: Sequence[str], deals: int, workers: int, bootstrap: int) -> None:
+def validate(
+    agents: Sequence[str], deals: int, workers: int, bootstrap: int, seed: int = 0
+) -> None:
     """Raise :class:`LeagueError` for input the league cannot play."""
     if isinstance(agents, str) or len(agents) < 2:
         raise LeagueError("a league needs at least 2 agents")
@@ -53,6 +55,8 @@ def validate(agents: Sequence[str], deals: int, workers: int, bootstrap: int) ->
     for name, value in (("deals", deals), ("workers", workers), ("bootstrap", bootstrap)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise LeagueError(f"{name} must be a positive integer, got {value!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise LeagueError(f"seed must be a non-negative integer, got {seed!r}")
     for spec in agents:
         if not isinstance(spec, str):
             raise LeagueError(f"league agents are spec strings, got {spec!r}")
@@ -118,7 +122,7 @@ def league(
     ``workers`` with the same ``seed``.
     """
     agents = list(agents)
-    validate(agents, deals, workers, bootstrap)
+    validate(agents, deals, workers, bootstrap, seed)
     index = list(itertools.combinations(range(len(agents)), 2))
     bar = _progress_bar(len(index) * deals * GAMES_PER_DEAL) if progress else None
     t0 = time.perf_counter()

@@ -333,7 +333,7 @@ def agent_labels(agents: Sequence[str | Agent]) -> list[str]:
     return labels
 
 
-def validate(agents: Sequence[str | Agent], deals: int, workers: int) -> list[Agent]:
+def validate(agents: Sequence[str | Agent], deals: int, workers: int, seed: int = 0) -> list[Agent]:
     """Raise :class:`EvaluationError` for bad input; the built agents otherwise."""
     if isinstance(agents, str) or len(agents) != 3:
         n = 1 if isinstance(agents, str) else len(agents)
@@ -342,6 +342,8 @@ def validate(agents: Sequence[str | Agent], deals: int, workers: int) -> list[Ag
         raise EvaluationError(f"deals must be a positive integer, got {deals!r}")
     if not isinstance(workers, int) or workers < 1:
         raise EvaluationError(f"workers must be a positive integer, got {workers!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise EvaluationError(f"seed must be a non-negative integer, got {seed!r}")
     try:
         built = [make_agent(a) for a in agents]
     except AgentSpecError as e:
@@ -371,7 +373,7 @@ def evaluate(
     finished game (single worker only). ``progress``: a bar over the games when stderr is a
     terminal.
     """
-    built = validate(agents, deals, workers)
+    built = validate(agents, deals, workers, seed)
     labels = agent_labels(agents)
     specs: list[str | Agent] = [
         a if isinstance(a, str) else b for a, b in zip(agents, built, strict=True)

@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from skat_env.cli.options import seed_arg
 from skat_env.cli.outputs import command_line
 
 
@@ -31,7 +32,7 @@ def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.Arg
     g = sub.add_parser("generate", help="play deals out and write (or complete) a dataset")
     g.add_argument("folder", type=Path)
     g.add_argument("--deals", type=int, default=400_000, help="deals (default 400000)")
-    g.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    g.add_argument("--seed", type=seed_arg, default=0, help="seed of the deals (default 0)")
     g.add_argument("--shard-deals", type=int, default=2000, help="deals per shard (2000)")
     g.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     g.add_argument("--player", default="heuristic", help="card player spec (heuristic)")
@@ -53,7 +54,7 @@ def build_parser(prog: str = "python -m skat_env.cli.contracts") -> argparse.Arg
     )
     t.add_argument("--hidden", type=int, nargs="+", default=[96, 64], help="hidden sizes")
     t.add_argument("--epochs", type=int, default=12)
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=seed_arg, default=0)
     t.add_argument(
         "--init",
         type=Path,

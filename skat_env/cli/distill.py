@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from skat_env.agents.registry import AgentSpecError, make_agent
+from skat_env.cli.options import seed_arg
 from skat_env.cluster import ClusterError
 from skat_env.core.rewards import REWARD_MODES
 from skat_env.training.distill import Labelling, write_shards
@@ -39,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--games", type=int, default=1000, help="games to record in all")
     ap.add_argument("--out", type=Path, required=True, help="folder of the shards")
-    ap.add_argument("--seed", type=int, default=0, help="shard k plays the deals of seed + k")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="shard k plays the deals of seed + k")
     ap.add_argument("--shard-games", type=int, default=50, help="games per shard")
     ap.add_argument("--reward-mode", default="seeger_fabian", choices=REWARD_MODES)
     ap.add_argument("--workers", type=int, default=1, help="parallel processes")

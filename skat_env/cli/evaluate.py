@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "skat-evaluate") -> int:
     args = _parser(prog).parse_args(argv)
     command = command_line(prog, argv)
     try:
-        built = validate(args.agents, args.deals, args.workers)
+        built = validate(args.agents, args.deals, args.workers, args.seed)
         if args.bootstrap < 1:
             raise EvaluationError(f"--bootstrap must be positive, got {args.bootstrap}")
         out, plot = output_paths(args.json, args.plot, args.no_plot, "evaluate", *args.agents)

@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "skat-league") -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     args = build_parser(prog).parse_args(argv)
     try:
-        validate(args.agents, args.deals, args.workers, args.bootstrap)
+        validate(args.agents, args.deals, args.workers, args.bootstrap, args.seed)
         out, plot = output_paths(args.json, args.plot, args.no_plot, "league")
         results = league(args.agents, args.deals, args.seed, args.workers,
                          progress=not args.no_progress, bootstrap=args.bootstrap)  # fmt: skip

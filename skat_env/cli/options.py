@@ -22,11 +22,27 @@ class UsageError(Exception):
     """Bad input: printed as a one-line message, exit status 2."""
 
 
+#: the largest ``--seed`` (NumPy, Python and torch all accept 0..2**32-1; training adds its
+#: step count to the seed, so half of that range is kept free)
+MAX_SEED = 2**31 - 1
+
+
+def seed_arg(text: str) -> int:
+    """The argparse type of every ``--seed``: an integer in 0..MAX_SEED."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..{MAX_SEED}, got {text!r}")
+    return seed
+
+
 def add_tournament_options(ap: argparse.ArgumentParser, deals: int, json_default: str) -> None:
     """The options every tournament front end shares (``skat-evaluate``, ``skat-league``):
     deals, seed, workers, bootstrap resamples, output files, progress bar."""
     ap.add_argument("--deals", type=int, default=deals, help=f"deals to play (default {deals})")
-    ap.add_argument("--seed", type=int, default=0, help="seed of deals and agents (default 0)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of deals and agents (default 0)")
     ap.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     ap.add_argument("--bootstrap", type=int, default=2000,
                     help="bootstrap resamples for the intervals (default 2000)")  # fmt: skip

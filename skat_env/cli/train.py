@@ -33,6 +33,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats tw
 
 from skat_env.agents.registry import AgentSpecError, check_spec  # noqa: E402
 from skat_env.cli.options import (  # noqa: E402 (after the thread setting)
+    MAX_SEED,
     UsageError,
     opponent_policies,
     parse_dataclass,
@@ -214,6 +215,7 @@ def validate(args: Args) -> dict[str, float] | list[str]:
         "--clip-range must be in (0, 1)": 0 < args.clip_range < 1,
         "--ent-coef must be >= 0": 0 <= args.ent_coef < math.inf,
         "--max-minutes must be >= 0": 0 <= args.max_minutes < math.inf,
+        f"--seed must be an integer in 0..{MAX_SEED}": 0 <= args.seed <= MAX_SEED,
         "--iss-min-rating must be >= 0": 0 <= args.iss_min_rating < math.inf,
         "--iss-min-rating needs --init iss:FILE": init.kind == "iss" or not args.iss_min_rating,
         f"--name must be a plain directory name, got {args.name!r}": bool(args.name)

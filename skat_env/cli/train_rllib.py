@@ -39,7 +39,7 @@ from typing import Any
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per process beats two on small CPUs
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no telemetry from runs or tests
 
-from skat_env.cli.options import UsageError  # noqa: E402 (after the thread setting)
+from skat_env.cli.options import UsageError, seed_arg  # noqa: E402 (after the thread setting)
 
 PROGRESS_COLUMNS = ("iteration", "env_steps", "seconds", "steps_per_s", "episodes",
                     "illegal_actions", "entropy", "vf_loss")  # fmt: skip
@@ -77,7 +77,7 @@ OPTIONS: tuple[tuple[str, Any, Any, str], ...] = (
     ("--eval-workers", int, 1, "evaluation worker processes"),
     ("--checkpoint-every", int, 10, "checkpoint every N iterations (0: at the end only)"),
     ("--restore", str, None, "RLlib checkpoint directory to continue from"),
-    ("--seed", int, 0, "seed of RLlib and of the evaluation deals"),
+    ("--seed", seed_arg, 0, "seed of RLlib and of the evaluation deals"),
 )
 POSITIVE = ("iterations", "num_envs_per_env_runner", "train_batch_size", "minibatch_size", "epochs",
             "eval_deals", "eval_workers")  # fmt: skip

@@ -13,6 +13,8 @@ import socket
 import sys
 from collections.abc import Sequence
 
+from skat_env.cli.options import seed_arg
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
@@ -40,7 +42,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="record files to offer for watching: JSON lines (skat_env.core.records) or ISS .sgf",
     )
     p.add_argument("--max-games", type=int, default=256, help="games kept in memory (%(default)s)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: random)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed for the deals (default: random)"
+    )
     p.add_argument(
         "--table-records",
         metavar="FILE",
