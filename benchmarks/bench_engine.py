@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from skat_env.cli.options import seed_arg
+from skat_env.cli.options import count_arg, seed_arg
 from skat_env.core.game import Game, random_deal
 
 
@@ -29,12 +29,12 @@ def random_game(rng: random.Random, deal: list[int], dealer: int) -> int:
     return moves
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--games", type=count_arg, default=20000)
+    ap.add_argument("--rounds", type=count_arg, default=3)
     ap.add_argument("--seed", type=seed_arg, default=0)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     deals = [random_deal(args.seed + i) for i in range(args.games)]
     rates = []
     for r in range(args.rounds):

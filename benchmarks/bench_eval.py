@@ -17,7 +17,7 @@ from pathlib import Path
 from skat_env.agents.base import observation_view
 from skat_env.agents.heuristic import HeuristicAgent, estimate, null_danger, plan_pickup
 from skat_env.agents.registry import make_agent
-from skat_env.cli.options import seed_arg
+from skat_env.cli.options import count_arg, seed_arg
 from skat_env.core.game import Game
 from skat_env.encoding.observation import observe
 from skat_env.encoding.view import player_view
@@ -60,12 +60,12 @@ def clear_caches() -> None:
         fn.cache_clear()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--deals", type=count_arg, default=300)
     ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--model", type=Path, default=MODEL, help="PPO model for the ppo rows")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     tables = [(" ".join(t), list(t)) for t in TABLES]
     if args.model.is_file():
         batched = make_agent(f"ppo:{args.model}")

@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 
 from skat_env.agents.base import observation_view  # noqa: E402
 from skat_env.agents.heuristic import HeuristicAgent  # noqa: E402
-from skat_env.agents.registry import make_agent  # noqa: E402
+from skat_env.agents.registry import AgentSpecError, check_spec, make_agent  # noqa: E402
 from skat_env.cli.options import seed_arg  # noqa: E402
 from skat_env.core.game import PHASE_NAMES, PLAY, Game  # noqa: E402
 from skat_env.encoding.view import player_view  # noqa: E402
@@ -150,7 +150,7 @@ def world_cost(
     return times
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", nargs="+", default=["pimc", "pimc:fast"])
     ap.add_argument("--games", type=int, default=12)
@@ -160,7 +160,14 @@ def main() -> None:
     ap.add_argument(
         "--clock", choices=sorted(CLOCKS), default="cpu", help="decision times: cpu (default), wall"
     )
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.accuracy < 0 or args.world_cost < 0:
+        ap.error("--games must be >= 1, --accuracy and --world-cost >= 0")
+    try:
+        for spec in args.specs:
+            check_spec(spec)
+    except AgentSpecError as e:
+        ap.error(str(e))
     if args.world_cost:
         times = world_cost(args.world_cost, args.seed, CLOCKS[args.clock])
         print(f"seconds per world, {args.world_cost} heuristic games (true deals)")
@@ -175,11 +182,11 @@ def main() -> None:
                 f"{family:6s} {trick:5d} {t.size:5d} {name:6s} {t.mean():7.3f} {np.median(t):7.3f}"
                 f" {np.quantile(t, 0.9):7.3f} {t.max():7.3f}"
             )
-        return
+        return 0
     if args.accuracy:
         for name, (loss, share) in accuracy(args.accuracy, args.seed).items():
             print(f"{name:9s} utility lost per card {loss:6.2f}  best card {share:.1%}")
-        return
+        return 0
     order = ["bidding", "skat", "discard", "declare"] + [f"play{t}" for t in range(1, 11)]
     for spec in args.specs:
         times = time_spec(spec, args.games, args.seed, CLOCKS[args.clock])
@@ -192,7 +199,8 @@ def main() -> None:
                     f"{label:8s} {t.size:5d} {t.mean():7.3f} {np.median(t):7.3f} "
                     f"{np.quantile(t, 0.9):7.3f} {t.max():7.3f}"
                 )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

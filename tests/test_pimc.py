@@ -303,6 +303,24 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
     assert all(t >= 0 for ts in times.values() for t in ts)
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["--games", "0"], "--games must be >= 1"), (["--specs", "pimc:worlds=0"], "worlds must be"),
+     (["--specs", "nosuch"], "unknown agent"), (["--world-cost", "-1"], "--world-cost >= 0")],
+)  # fmt: skip
+def test_bench_pimc_refuses_bad_input_before_it_plays(argv, message, capsys) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_pimc
+
+    with pytest.raises(SystemExit) as exit_:
+        bench_pimc.main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and message in err and "Traceback" not in err
+
+
 def test_the_default_searches_32_worlds_from_trick_one() -> None:
     """Every card decision of the default agent solves 32 worlds, trick 1 included (the
     node-limited world costs fit the budget)."""

@@ -27,6 +27,17 @@ class UsageError(Exception):
 MAX_SEED = 2**31 - 1
 
 
+def count_arg(text: str) -> int:
+    """The argparse type of a count that must be positive (games, deals, rounds)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return n
+
+
 def seed_arg(text: str) -> int:
     """The argparse type of every ``--seed``: an integer in 0..MAX_SEED."""
     try:

@@ -1,6 +1,7 @@
 """Every command line's ``--seed``: one type (an integer in 0..MAX_SEED), so a bad seed is a
 one-line usage error with exit status 2 before anything runs, never a NumPy traceback; the
-library entry points refuse a negative seed with their own error."""
+library entry points refuse a negative seed with their own error. Counts typed
+``count_arg`` likewise."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 import evaluate
 from skat_env.cli import contracts, distill, league, train, web
-from skat_env.cli.options import MAX_SEED, seed_arg
+from skat_env.cli.options import MAX_SEED, count_arg, seed_arg
 from skat_env.league import LeagueError
 from skat_env.league import league as play_league
 from skat_env.tournament import EvaluationError
@@ -22,7 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_contracts  # noqa: E402
 import bench_defence  # noqa: E402
+import bench_engine  # noqa: E402
+import bench_eval  # noqa: E402
 import bench_heuristic  # noqa: E402
+import bench_pimc  # noqa: E402
 import bench_solver  # noqa: E402
 
 
@@ -55,6 +59,9 @@ def _commands(out: str) -> dict:
         "bench_defence": (bench_defence.main, ["--defenders", "random", "random", "--deals", "1"]),
         "bench_contracts": (bench_contracts.main, ["--deals", "1"]),
         "bench_heuristic": (bench_heuristic.main, []),
+        "bench_pimc": (bench_pimc.main, ["--games", "1"]),
+        "bench_engine": (bench_engine.main, ["--games", "1"]),
+        "bench_eval": (bench_eval.main, ["--deals", "1"]),
     }
 
 
@@ -81,3 +88,22 @@ def test_the_libraries_refuse_a_negative_seed():
         play_evaluate(["random", "random", "random"], 1, seed=-1)
     with pytest.raises(LeagueError, match="seed must be a non-negative integer, got -1"):
         play_league(["random", "heuristic"], 1, seed=-1)
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "2.5", "x"])
+def test_count_arg_refuses_what_is_not_a_positive_integer(text):
+    assert count_arg("4") == 4
+    with pytest.raises(argparse.ArgumentTypeError, match=f"positive integer, got {text!r}"):
+        count_arg(text)
+
+
+@pytest.mark.parametrize(
+    ("main", "argv"),
+    [(bench_engine.main, ["--games", "0"]), (bench_engine.main, ["--rounds", "-1"]),
+     (bench_eval.main, ["--deals", "0"])],
+)  # fmt: skip
+def test_a_bad_count_is_a_usage_error(main, argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and argv[0] in err and "positive integer" in err
