@@ -451,3 +451,31 @@ def test_every_key_is_in_every_language(server, page) -> None:
             assert set(table) == {"french", "german"} and all(
                 len(v) in (4, 8) for v in table.values()
             )
+
+
+def test_a_reload_while_an_agent_moves_catches_up(server, page) -> None:
+    """The page reloaded while an agent's move was on its way: the resumed page's own request
+    for that move is refused (409, the game moved on without it), so it takes the game as it
+    is and runs the agents on to the human's turn, in the same game (it used to stop there,
+    busy, with nothing to click)."""
+    url, srv = server
+    answer = srv.new_game({"seat": 0, "dealer": 0, "seed": 5, "run_agents": False})
+    game = srv.tables.get(answer["game_id"], "game").game
+    assert game.to_act != 0  # dealer 0: the agents bid first
+    page.goto(f"{url}/?delay=0")
+    page.wait_for_selector(READY)
+    page.evaluate(f"sessionStorage.setItem('skat-game', {answer['game_id']!r})")
+    raced = []
+
+    def first_request_loses(route) -> None:
+        if not raced:  # the old page's request gets there first and moves the game
+            raced.append(len(game.history))
+            game.play(game.legal_moves()[0])
+        route.continue_()
+
+    page.route("**/agent", first_request_loses)
+    page.reload()
+    page.wait_for_selector(READY, timeout=15_000)
+    assert raced and len(game.history) > raced[0] + 1
+    assert page.evaluate("sessionStorage.getItem('skat-game')") == answer["game_id"]
+    assert game.to_act == 0 or game.is_over

@@ -685,20 +685,30 @@ async function runAgents() {
   // Ask for the agents' moves one at a time, showing who is thinking and for how long;
   // each move stays on screen for the chosen pace (less the time the agent took).
   play.busy = true;
-  while (!play.state.result && play.state.to_act !== play.seat && play.state.to_act >= 0) {
-    startThinking(play.state.to_act);
-    renderPlay();
-    const t0 = performance.now();
-    let resp;
-    try {
-      resp = await api("POST", `/api/games/${play.id}/agent`, { moves_played: play.state.moves_played });
-    } finally {
-      stopThinking();
+  try {
+    while (!play.state.result && play.state.to_act !== play.seat && play.state.to_act >= 0) {
+      startThinking(play.state.to_act);
+      renderPlay();
+      const t0 = performance.now();
+      let resp = null;
+      try {
+        resp = await api("POST", `/api/games/${play.id}/agent`, { moves_played: play.state.moves_played });
+      } catch (e) {
+        // 409: the game moved on without this page (a reload while an agent's move was on its
+        // way): take the game as it is now and go on from there
+        if (e.status !== 409) throw e;
+      } finally {
+        stopThinking();
+      }
+      if (resp === null) adopt(await api("GET", `/api/games/${play.id}`));
+      else {
+        await showEvents(resp.events, performance.now() - t0, resp.state);
+        play.state = resp.state;
+      }
     }
-    await showEvents(resp.events, performance.now() - t0, resp.state);
-    play.state = resp.state;
+  } finally {
+    play.busy = false;
   }
-  play.busy = false;
   renderPlay();
 }
 
