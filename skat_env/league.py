@@ -31,6 +31,7 @@ import numpy as np
 
 from skat_env.agents.registry import AgentSpecError, make_agent
 
+from .core.validation import check_count
 from .envs.policy import batchable
 from .tournament import bootstrap_ci, evaluate, per_deal_sf
 
@@ -55,8 +56,10 @@ def validate(
     for name, value in (("deals", deals), ("workers", workers), ("bootstrap", bootstrap)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise LeagueError(f"{name} must be a positive integer, got {value!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise LeagueError(f"seed must be a non-negative integer, got {seed!r}")
+    try:
+        check_count(seed, "seed", minimum=0)
+    except (TypeError, ValueError) as e:
+        raise LeagueError(str(e)) from None
     for spec in agents:
         if not isinstance(spec, str):
             raise LeagueError(f"league agents are spec strings, got {spec!r}")

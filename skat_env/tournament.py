@@ -29,6 +29,7 @@ from skat_env.agents.base import Agent
 from skat_env.agents.registry import AgentSpecError, make_agent
 
 from .core.game import Game, IllegalMoveError
+from .core.validation import check_count
 from .encoding.observation import action_mask, encode
 from .encoding.view import player_view
 from .envs.policy import batchable, decide, notify_game_over
@@ -342,8 +343,10 @@ def validate(agents: Sequence[str | Agent], deals: int, workers: int, seed: int 
         raise EvaluationError(f"deals must be a positive integer, got {deals!r}")
     if not isinstance(workers, int) or workers < 1:
         raise EvaluationError(f"workers must be a positive integer, got {workers!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise EvaluationError(f"seed must be a non-negative integer, got {seed!r}")
+    try:
+        check_count(seed, "seed", minimum=0)
+    except (TypeError, ValueError) as e:
+        raise EvaluationError(str(e)) from None
     try:
         built = [make_agent(a) for a in agents]
     except AgentSpecError as e:

@@ -84,9 +84,9 @@ def test_a_bad_seed_is_a_usage_error_before_anything_runs(
 
 
 def test_the_libraries_refuse_a_negative_seed():
-    with pytest.raises(EvaluationError, match="seed must be a non-negative integer, got -1"):
+    with pytest.raises(EvaluationError, match="seed must be at least 0, got -1"):
         play_evaluate(["random", "random", "random"], 1, seed=-1)
-    with pytest.raises(LeagueError, match="seed must be a non-negative integer, got -1"):
+    with pytest.raises(LeagueError, match="seed must be at least 0, got -1"):
         play_league(["random", "heuristic"], 1, seed=-1)
 
 

@@ -305,9 +305,13 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
 
 @pytest.mark.parametrize(
     ("argv", "message"),
-    [(["--games", "0"], "--games must be >= 1"), (["--specs", "pimc:worlds=0"], "worlds must be"),
-     (["--specs", "nosuch"], "unknown agent"), (["--world-cost", "-1"], "--world-cost >= 0")],
-)  # fmt: skip
+    [
+        (["--games", "0"], "--games: must be a positive integer"),
+        (["--specs", "pimc:worlds=0"], "worlds must be"),
+        (["--specs", "nosuch"], "unknown agent"),
+        (["--world-cost", "-1"], "--world-cost must be >= 0"),
+    ],
+)
 def test_bench_pimc_refuses_bad_input_before_it_plays(argv, message, capsys) -> None:
     import sys
     from pathlib import Path
