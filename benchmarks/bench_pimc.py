@@ -1,4 +1,4 @@
-"""Time per decision of the ``pimc`` agent, by phase, for a spec (default and cheap preset).
+"""Time per decision of an agent spec, by phase (default: the ``pimc`` agent and its cheap preset).
 
     python benchmarks/bench_pimc.py [--specs pimc pimc:fast] [--games 12] [--seed 0]
     python benchmarks/bench_pimc.py --accuracy 60 [--seed 0]
