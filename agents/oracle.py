@@ -58,7 +58,7 @@ class OracleAgent(Agent):
         world = World(hands=hands, skat=int(game.declarer_skat))
         exact = 10 - sum(view.tricks) <= self.exact_tricks
         values = search.world_values(view, world, self.solver, exact)
-        return search.pick_card(view, values, tie_break=h.choose_card)
+        return search.pick_card(view, values, search.first_choice(h.choose_card))
 
     def __deepcopy__(self, memo: dict) -> OracleAgent:
         """Copies share the solver (a cache of exact bounds, tens of MB)."""

@@ -61,6 +61,7 @@ from skat_env.core.tables import (
 )
 from skat_env.encoding.observation import observation_of
 from skat_env.encoding.view import PlayerView
+from skat_env.integrations.numpy_policy import NumpyPolicy
 from skat_env.search import pimc as search
 from skat_env.search.inference import DeclarerInference, Scorer
 from skat_env.search.solver import Solver
@@ -69,6 +70,7 @@ from skat_env.search.worlds import WorldSampler, hand_game_value
 from . import heuristic as h
 from .base import Agent, ViewAgent
 from .contracts import learned_agent, opponents_bids
+from .ppo import BUNDLED_MODEL
 from .specs import KINDS, parse_spec
 
 BID_MARGIN = 10.0  # bid only while the expected score beats passing by this much
@@ -87,6 +89,15 @@ DECLARER_CLOSE = 10
 # from the first lead it lost -3.4 [-6.6, -0.4] points of defence wins against the heuristic
 WEIGH_FROM = 1
 DEFENCE_TEMPERATURE = 20.0  # soft-max temperature of the declarer's choice (SF points)
+# the declarer's cards within this many utility points of the best (suit and grand) are
+# near-ties that go to the bundled PPO network's favourite while the search still asks
+# threshold questions (docs/search.md); once it counts exact points, the heuristic's
+# conventions break its ties (the network loses an expert position there: drawing the last
+# trump for schneider)
+NETWORK_WINDOW = 8.0
+# that network: the search plays with it, so when a newer ``ppo`` ships, point this at the
+# dated file that keeps it (tests pin its digest)
+TIE_NETWORK = BUNDLED_MODEL
 _D = KINDS["pimc"].defaults()  # the spec table holds each option's default
 
 
@@ -159,6 +170,21 @@ def contract_scorer(opponents: tuple[int, int] | None = None) -> Scorer:
         return expected_utility(p, kind, hand, matadors_of(kind, kept | buried), bid)
 
     return score
+
+
+@functools.cache
+def _network() -> NumpyPolicy:
+    """The policy of :data:`TIE_NETWORK` (loaded once per process)."""
+    return NumpyPolicy.load(TIE_NETWORK)
+
+
+def network_favourite(view: PlayerView, top: list[int]) -> int:
+    """The card of ``top`` to which the bundled ``ppo`` network gives the highest logit: the
+    double-dummy values cannot tell near-tied cards apart, while the network learned which
+    line wins against defenders who do not see the cards."""
+    obs = observation_of(view)["observation"]
+    logits = _network().logits(np.asarray(obs, np.float32)[None])[0]
+    return max(top, key=lambda c: (logits[c], -c))
 
 
 def _key_rng(seed: int, *key: str | SupportsInt) -> np.random.Generator:
@@ -307,15 +333,22 @@ class PimcAgent(ViewAgent):
         return ouvert if sure else move
 
     def play_card(self, view: PlayerView) -> int:
-        """The search's card (near-ties to the heuristic's)."""
+        """The search's card; near-ties go to the network's favourite (the declarer of a
+        suit game or grand before the exact phase, within ``NETWORK_WINDOW``) or to the
+        heuristic's card."""
         rng = _key_rng(self.seed, "play", *view_key(view))
+        assert view.contract is not None  # the play phase has a contract
+        config = self.options.card_config(view.is_declarer)
+        early = 10 - view.trick_number > config.exact_tricks
+        by_network = view.is_declarer and view.contract.game != NULL and early
         card, _ = search.choose_card(
             view,
             rng,
-            self.options.card_config(view.is_declarer),
+            config,
             self.solver,
-            tie_break=h.choose_card,
+            tie_break=network_favourite if by_network else search.first_choice(h.choose_card),
             weigher=self._weigher(view),
+            window=NETWORK_WINDOW if by_network else search.TIE_WINDOW,
         )
         return card
 

@@ -82,13 +82,15 @@ class Opponent:
 
 @dataclass(frozen=True)
 class Panel:
-    """A versioned list of opponents: a version's deals and specs never change."""
+    """A versioned list of opponents: a version's deals and specs never change, and a change to
+    how an opponent plays (the search players are not pinned by date) gets a new version."""
 
     version: str
     opponents: tuple[Opponent, ...]
 
 
-PANEL_V1 = Panel("v1", (
+# v2: the search players' declarer breaks near-ties with a network (v1 played them before)
+PANEL_V2 = Panel("v2", (
     Opponent("random", "random", 200, 101, "uniform over the legal moves", rated=False),
     Opponent("heuristic", "heuristic", 1000, 102, "the hand-written rules"),
     Opponent("bold", "heuristic:margin=-2", 500, 103, "the heuristic, bidding bolder"),
@@ -98,7 +100,8 @@ PANEL_V1 = Panel("v1", (
     Opponent("pimc:fast", "pimc:fast", 300, 107, "the search player, quick preset"),
     Opponent("pimc", "pimc", 200, 108, "the search player, default"),
 ))  # fmt: skip
-PANELS = {p.version: p for p in (PANEL_V1,)}
+PANELS = {p.version: p for p in (PANEL_V2,)}
+DEFAULT_PANEL = PANEL_V2.version
 
 
 # ----------------------------------------------------------------------------------------
@@ -247,7 +250,7 @@ def _ray(jobs, policy, opponents, done: Done, address: str) -> Iterator[tuple[Jo
 # ----------------------------------------------------------------------------------------
 
 
-def select(panel: str | Panel = "v1", only: Sequence[str] = (),
+def select(panel: str | Panel = DEFAULT_PANEL, only: Sequence[str] = (),
            deals_scale: float = 1.0) -> list[Opponent]:  # fmt: skip
     """The opponents of a panel (or those named in ``only``), their deal counts scaled (at
     least 2 each, so every interval exists)."""
@@ -268,7 +271,7 @@ def select(panel: str | Panel = "v1", only: Sequence[str] = (),
 
 def run_panel(
     policy: Any,
-    panel: str | Panel = "v1",
+    panel: str | Panel = DEFAULT_PANEL,
     only: Sequence[str] = (),
     deals_scale: float = 1.0,
     workers: int = 1,
@@ -583,6 +586,6 @@ def write_plot(results: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-__all__ = ["LEADERBOARD", "LINEUPS", "PANELS", "PANEL_V1", "Opponent", "Panel", "PanelError",
-           "PolicyAgent", "compare", "format_comparison", "format_leaderboard", "format_table",
-           "leaderboard", "run_panel", "select", "write_plot"]  # fmt: skip
+__all__ = ["DEFAULT_PANEL", "LEADERBOARD", "LINEUPS", "PANELS", "PANEL_V2", "Opponent", "Panel",
+           "PanelError", "PolicyAgent", "compare", "format_comparison", "format_leaderboard",
+           "format_table", "leaderboard", "run_panel", "select", "write_plot"]  # fmt: skip

@@ -14,7 +14,7 @@ import pytest
 from skat_env.agents.registry import make_agent
 from skat_env.cli.bench import main
 from skat_env.panel import (
-    PANEL_V1,
+    PANEL_V2,
     Opponent,
     Panel,
     PanelError,
@@ -142,17 +142,17 @@ def test_the_ray_path_on_a_local_cluster_gives_the_serial_figures():
 
 
 def test_select_scales_deals_keeps_seeds_and_refuses_unknown_names():
-    quick = select("v1", deals_scale=0.01)
-    assert [o.spec for o in quick] == [o.spec for o in PANEL_V1.opponents]
-    assert [o.seed for o in quick] == [o.seed for o in PANEL_V1.opponents]
+    quick = select("v2", deals_scale=0.01)
+    assert [o.spec for o in quick] == [o.spec for o in PANEL_V2.opponents]
+    assert [o.seed for o in quick] == [o.seed for o in PANEL_V2.opponents]
     assert min(o.deals for o in quick) == 2 and quick[1].deals == 10
-    assert [o.name for o in PANEL_V1.opponents if not o.rated] == ["random"]
-    with pytest.raises(PanelError, match="no opponent 'pimcc' in panel v1"):
-        select("v1", only=["pimcc"])
+    assert [o.name for o in PANEL_V2.opponents if not o.rated] == ["random"]
+    with pytest.raises(PanelError, match="no opponent 'pimcc' in panel v2"):
+        select("v2", only=["pimcc"])
     with pytest.raises(PanelError, match="unknown panel 'v9'"):
         select("v9")
     with pytest.raises(PanelError, match="deals_scale must be a positive number"):
-        select("v1", deals_scale=0)
+        select("v2", deals_scale=0)
 
 
 @pytest.mark.parametrize(("policy", "kwargs", "message"), [
@@ -182,7 +182,7 @@ def test_cli_writes_a_new_json_and_reports_bad_input_in_one_line(tmp_path, capsy
     assert "rating:" in capsys.readouterr().out
     for bad, message in (
         (["nobody"], "bad policy: unknown agent 'nobody'"),
-        (["random", "--only", "x"], "no opponent 'x' in panel v1"),
+        (["random", "--only", "x"], "no opponent 'x' in panel v2"),
         ([], "name one POLICY to benchmark, or --leaderboard"),
         (["random", "--workers", "0"], "workers must be a positive integer"),
     ):
@@ -195,7 +195,7 @@ def test_cli_writes_a_new_json_and_reports_bad_input_in_one_line(tmp_path, capsy
 def test_cli_lists_the_panel(capsys):
     assert main(["--list"]) == 0
     out = capsys.readouterr().out
-    assert all(o.spec in out for o in PANEL_V1.opponents) and "not rated" in out
+    assert all(o.spec in out for o in PANEL_V2.opponents) and "not rated" in out
 
 
 def test_leaderboard_orders_players_by_rating():

@@ -1,6 +1,6 @@
 """Benchmark a policy against a fixed panel of unlike opponents (duplicate deals, both line-ups).
 
-    skat-bench ppo                          # the shipped model against panel v1
+    skat-bench ppo                          # the shipped model against the current panel
     skat-bench ppo:results/run/model.zip --workers 2
     skat-bench heuristic --quick            # a smoke run: 1% of the deals
     skat-bench ppo --address auto           # Ray tasks on a running cluster
@@ -33,6 +33,7 @@ from skat_env.agents.registry import SPECS
 from skat_env.cli.outputs import OutputPathError, command_line, output_paths, write_results
 from skat_env.core.game import IllegalMoveError
 from skat_env.panel import (
+    DEFAULT_PANEL,
     LEADERBOARD,
     PANELS,
     PanelError,
@@ -76,7 +77,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="print OTHER minus BASE, two JSON results of skat-bench on the same deals, with "
         "paired intervals, and exit",
     )
-    ap.add_argument("--panel", default="v1", choices=sorted(PANELS), help="panel version")
+    ap.add_argument("--panel", default=DEFAULT_PANEL, choices=sorted(PANELS), help="panel version")
     ap.add_argument(
         "--only",
         nargs="+",

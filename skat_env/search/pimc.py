@@ -38,6 +38,9 @@ from ..encoding.view import PlayerView
 from .solver import Position, Solver
 from .worlds import Weigher, World, WorldSampler, sample_worlds
 
+#: a tie-break: (view, the near-tied cards) -> the card to play among them (None: no choice)
+TieBreak = Callable[[PlayerView, list[int]], "int | None"]
+
 BANDS = (31, 61, 90)  # card-point thresholds: schneider avoided, won, schneider made
 BAND_POINTS = (20, 45, 75, 100)  # points at which a band (0..3 thresholds reached) is scored
 SECOND_PASS_TRICKS = 7  # ask a second threshold with at most this many tricks left
@@ -214,6 +217,11 @@ def _world_values(
     return values, None
 
 
+def first_choice(choose: Callable[[PlayerView], int]) -> TieBreak:
+    """A tie-break that plays ``choose``'s card when it is among the near-ties."""
+    return lambda view, top: choose(view)
+
+
 def _band_utility(bands: tuple[float, ...], level: float) -> float:
     """Utility of a band (thresholds reached); a half level lies between two bands."""
     low = int(level)
@@ -258,32 +266,34 @@ def choose_card(
     rng: np.random.Generator,
     config: SearchConfig,
     solver: Solver,
-    tie_break: Callable[[PlayerView], int] | None = None,
+    tie_break: TieBreak | None = None,
     weigher: Weigher | None = None,
+    window: float = TIE_WINDOW,
 ) -> tuple[int, dict[int, float]]:
     """(the card with the best mean utility for the player to move, the mean utility of
     every card searched). The declarer takes the highest, a defender the lowest; near-ties
-    (within ``TIE_WINDOW`` utility points) go to ``tie_break``'s card. A single legal card
+    (within ``window`` utility points of the best) go to ``tie_break``. A single legal card
     is played unsearched (no values)."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     if len(legal) == 1:
         return legal[0], {}
     values, _ = card_values(view, rng, config, solver, weigher)
-    return pick_card(view, values, tie_break), values
+    return pick_card(view, values, tie_break, window), values
 
 
 def pick_card(
     view: PlayerView,
     values: dict[int, float],
-    tie_break: Callable[[PlayerView], int] | None = None,
+    tie_break: TieBreak | None = None,
+    window: float = TIE_WINDOW,
 ) -> int:
     """The choice of :func:`choose_card` from the cards' mean utilities ``values``."""
     legal = cards_of(view.legal_mask & FULL_DECK)
     sign = 1.0 if view.is_declarer else -1.0
     best = max(sign * values[c] for c in legal)
-    top = [c for c in legal if sign * values[c] >= best - TIE_WINDOW]
+    top = [c for c in legal if sign * values[c] >= best - window]
     if tie_break is not None and len(top) > 1:
-        pick = tie_break(view)
+        pick = tie_break(view, top)
         if pick in top:
             return pick
     return max(top, key=lambda c: (sign * values[c], -c))
@@ -390,12 +400,14 @@ __all__ = [
     "BANDS",
     "Outcome",
     "SearchConfig",
+    "TieBreak",
     "WorldSampler",
     "card_values",
     "choose_card",
     "pick_card",
     "world_values",
     "contract_outcomes",
+    "first_choice",
     "expected_score",
     "position_of",
     "takes_every_trick",
