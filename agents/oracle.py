@@ -1,4 +1,5 @@
-"""``oracle``: a perfect-information player, the upper bound for card-play benchmarks.
+"""``oracle``: a perfect-information player, the double-dummy reference for card-play
+benchmarks.
 
 It is **not a fair agent**: it sees every card (all hands and the skat), so it never takes part
 through the observation dict. Tournaments, the learner-seat env and the web app call
@@ -7,7 +8,8 @@ through the observation dict. Tournaments, the learner-seat env and the web app 
 the true one: the double-dummy solver values every legal card on the real deal with the
 same utility (:mod:`skat_env.search.pimc`). Bidding, skat, discard and declaration are the
 heuristic's (from the fair view), so ``oracle`` against ``heuristic`` measures what perfect
-knowledge is worth in the card play alone.
+knowledge is worth to the double-dummy card play alone. It is no upper bound: a fair
+player that breaks the solver's near-ties well can play better cards (docs/search.md).
 """
 
 from __future__ import annotations

@@ -266,8 +266,8 @@ _KINDS = (
     ), needs="search", removed=("infer", "pinfer", "ppen", "droll", "dtie", "dclose", "close",
                                 "slip", "second", "dsecond", "dlead", "dtemp", "pool", "dfrom",
                                 "slack")),
-    Kind("oracle", "sees every card: an upper bound for card-play benchmarks, not a fair "
-         "player", needs="search"),
+    Kind("oracle", "sees every card: the double-dummy reference for card-play benchmarks, "
+         "not a fair player", needs="search"),
     Kind("human", "you, in the terminal"),
 )
 # fmt: on

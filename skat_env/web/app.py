@@ -2,7 +2,7 @@
 
 The server is authoritative: every move goes through :class:`skat_env.core.game.Game`,
 agents decide through :func:`skat_env.envs.policy.decide` from exactly the environment's
-observation (only the ``oracle`` benchmark bound, which sees every card, gets the game),
+observation (only the ``oracle`` benchmark reference, which sees every card, gets the game),
 and the page receives only what the human's seat may see (:mod:`skat_env.web.state`).
 Bad requests get a 4xx JSON ``{"error": "..."}`` and leave every game unchanged.
 """
