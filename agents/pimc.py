@@ -339,8 +339,9 @@ class PimcAgent(ViewAgent):
         rng = _key_rng(self.seed, "play", *view_key(view))
         assert view.contract is not None  # the play phase has a contract
         config = self.options.card_config(view.is_declarer)
-        early = 10 - view.trick_number > config.exact_tricks
-        by_network = view.is_declarer and view.contract.game != NULL and early
+        by_network = (
+            view.is_declarer and view.contract.game != NULL and not config.counts_exact(view)
+        )
         card, _ = search.choose_card(
             view,
             rng,

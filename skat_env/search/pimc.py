@@ -84,6 +84,10 @@ class SearchConfig:
         if not 0 <= self.close <= 30:
             raise ValueError(f"close must be 0..30 card points, got {self.close}")
 
+    def counts_exact(self, view: PlayerView) -> bool:
+        """Whether a decision at ``view`` counts exact card points (else threshold bands)."""
+        return 10 - view.trick_number <= self.exact_tricks
+
 
 # Mean seconds to solve one world (every legal card, threshold 61, node-limited) by game
 # family and trick (1..3; later tricks cost milliseconds), measured on the true deals of 60
@@ -240,8 +244,7 @@ def card_values(
     ``weigher`` (e.g. a defender's ``DeclarerInference``) weights the worlds; else uniform."""
     n = worlds_for(view, config)
     worlds = sample_worlds(view, n, rng, weigher)
-    tricks_left = 10 - sum(view.tricks)
-    exact = tricks_left <= config.exact_tricks
+    exact = config.counts_exact(view)
     limit = None if exact else config.max_nodes
     if limit is not None:
         solver.clear()  # node-limited answers must not depend on earlier decisions
