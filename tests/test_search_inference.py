@@ -87,6 +87,28 @@ def test_log_likelihood_matches_a_loop_over_every_option(hand: bool) -> None:
     assert w.max() == 1.0 and np.allclose(w, np.exp(got - got.max()))
 
 
+def test_worlds_that_share_the_declarers_twelve_cards_keep_their_own_discard() -> None:
+    """Worlds with the same twelve cards for the declarer are scored once (the options depend
+    only on them), yet each world's likelihood is that of its own buried pair."""
+    game = _heuristic_game(11, hand=False)
+    seat = (game.declarer + 1) % 3
+    view = player_view(game, seat)
+    d = game.declarer
+    true = World(tuple(game.hands), game.declarer_skat)
+    held, buried = cards_of(game.hands[d]), cards_of(game.declarer_skat)
+    swapped = []
+    for a, b in ((held[0], buried[0]), (held[3], buried[1]), (held[5], buried[0])):
+        hands = list(game.hands)
+        hands[d] = game.hands[d] & ~(1 << a) | (1 << b)
+        swapped.append(World(tuple(hands), game.declarer_skat & ~(1 << b) | (1 << a)))
+    other = WorldSampler(view).sample(np.random.default_rng(1), 3)
+    worlds = [true, *swapped, true, other[0], *other, swapped[1]]
+    got = DeclarerInference(view, _toy_score, temperature=15.0).log_likelihoods(worlds)
+    want = [_reference(view, w, 15.0) for w in worlds]
+    assert np.allclose(got, want)
+    assert len(set(np.round(got[:4], 9))) > 1  # the same twelve, different discards
+
+
 def test_no_weighting_for_the_declarer_or_an_open_hand() -> None:
     game = _heuristic_game(3)
     worlds_view = player_view(game, game.declarer)

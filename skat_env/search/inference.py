@@ -84,8 +84,10 @@ class DeclarerInference:
         return self._choice(u, u[:, self.view.contract.game])
 
     def _pickup(self, kept: np.ndarray, buried: np.ndarray) -> np.ndarray:
-        n = len(kept)
-        twelve = kept | buried
+        # the options depend only on the twelve cards, which many worlds share once the
+        # declarer has played some: each distinct twelve is scored once
+        twelve, inverse = np.unique(kept | buried, return_inverse=True)
+        n = len(twelve)
         cards = _card_lists(twelve)  # (n, 12)
         pairs = (np.int64(1) << cards[:, _PAIRS[:, 0]]) | (np.int64(1) << cards[:, _PAIRS[:, 1]])
         np_ = pairs.shape[1]
@@ -93,10 +95,10 @@ class DeclarerInference:
         rows_buried = np.repeat(pairs[:, None, :], KINDS, axis=1).ravel()
         kinds = np.broadcast_to(np.arange(KINDS)[None, :, None], (n, KINDS, np_)).ravel()
         u = self._rows(rows_kept, rows_buried, kinds.astype(np.int64), 0).reshape(n, KINDS, np_)
-        actual = np.argmax(pairs == buried[:, None], axis=1)
+        actual = np.argmax(pairs[inverse] == buried[:, None], axis=1)
         assert self.view.contract is not None  # inferred only once a contract is declared
-        declared = u[np.arange(n), self.view.contract.game, actual]
-        return self._choice(u.reshape(n, -1), declared)
+        declared = u[inverse, self.view.contract.game, actual]
+        return self._choice(u.reshape(n, -1)[inverse], declared)
 
     def _choice(self, options: np.ndarray, declared: np.ndarray) -> np.ndarray:
         """log P(declared) among the options and not playing (utility 0), soft-max at t."""
