@@ -6,7 +6,8 @@
 
 Each spec plays every seat of ``--games`` deals against the heuristic (one core, one
 process; the solver is compiled by a warm-up game first). A card decision is timed per trick
-(``play1`` = trick 1); decisions with one legal card are included (they cost nothing).
+(``play1`` = trick 1), and all card decisions by the declarer's seat and the defenders'
+(``cards, ...``); decisions with one legal card are included (they cost nothing).
 Prints count, mean, median, 90th percentile and max seconds per phase: the process's CPU
 time (``--clock cpu``, the default: what one core spends, robust to other jobs on shared
 cores; the agent's wall-clock safety caps still run on the wall clock) or ``--clock wall``.
@@ -69,9 +70,14 @@ def time_spec(spec: str, games: int, seed: int, clock=time.process_time) -> dict
                     game.step(other.act_view(view))
                     continue
                 label = phase_label(game)
+                role = "declarer" if game.to_act == game.declarer else "defender"
                 start = clock()
                 move = agent.act_view(view)
-                times.setdefault(label, []).append(clock() - start)
+                spent = clock() - start
+                times.setdefault(label, []).append(spent)
+                if game.phase == PLAY:
+                    times.setdefault(f"cards, {role}", []).append(spent)
+                    times.setdefault("cards, all", []).append(spent)
                 game.step(move)
     return times
 
@@ -188,15 +194,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:9s} utility lost per card {loss:6.2f}  best card {share:.1%}")
         return 0
     order = ["bidding", "skat", "discard", "declare"] + [f"play{t}" for t in range(1, 11)]
+    order += ["cards, declarer", "cards, defender", "cards, all"]
     for spec in args.specs:
         times = time_spec(spec, args.games, args.seed, CLOCKS[args.clock])
         print(f"\n{spec}: {args.games} deals x 3 seats vs heuristic (seconds per decision)")
-        print(f"{'phase':8s} {'n':>5s} {'mean':>7s} {'median':>7s} {'p90':>7s} {'max':>7s}")
+        print(f"{'phase':15s} {'n':>5s} {'mean':>7s} {'median':>7s} {'p90':>7s} {'max':>7s}")
         for label in order:
             t = np.array(times.get(label, []))
             if t.size:
                 print(
-                    f"{label:8s} {t.size:5d} {t.mean():7.3f} {np.median(t):7.3f} "
+                    f"{label:15s} {t.size:5d} {t.mean():7.3f} {np.median(t):7.3f} "
                     f"{np.quantile(t, 0.9):7.3f} {t.max():7.3f}"
                 )
     return 0

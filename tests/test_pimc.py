@@ -301,6 +301,10 @@ def test_bench_pimc_times_every_phase_it_plays() -> None:
     times = bench_pimc.time_spec("pimc:play_only,worlds=1,cap=off", games=1, seed=3)
     assert any(k.startswith("play") for k in times)
     assert all(t >= 0 for ts in times.values() for t in ts)
+    # every card decision is in one trick's row and in one seat's row
+    tricks = sum(len(v) for k, v in times.items() if k.startswith("play"))
+    by_seat = len(times.get("cards, declarer", [])) + len(times.get("cards, defender", []))
+    assert tricks == by_seat == len(times["cards, all"]) == 30  # every seat, ten cards each
 
 
 @pytest.mark.parametrize(
