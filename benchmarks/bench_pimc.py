@@ -70,12 +70,12 @@ def time_spec(spec: str, games: int, seed: int, clock=time.process_time) -> dict
                     game.step(other.act_view(view))
                     continue
                 label = phase_label(game)
-                role = "declarer" if game.to_act == game.declarer else "defender"
                 start = clock()
                 move = agent.act_view(view)
                 spent = clock() - start
                 times.setdefault(label, []).append(spent)
                 if game.phase == PLAY:
+                    role = "declarer" if game.to_act == game.declarer else "defender"
                     times.setdefault(f"cards, {role}", []).append(spent)
                     times.setdefault("cards, all", []).append(spent)
                 game.step(move)
